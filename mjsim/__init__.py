@@ -1,0 +1,27 @@
+"""mjsim: Monte Carlo strategy analytics for Chinese regional mahjong.
+
+Public names (loaded lazily so that ``import mjsim`` stays cheap):
+
+- :func:`ruleset` and :class:`Ruleset` — rules as data (``mjsim.rules``);
+- :func:`score_hand` and :class:`HandScore` — the reference scorer;
+- :mod:`mjsim.hand` — table-driven hand evaluation; :mod:`mjsim.tiles` — notation.
+"""
+
+from importlib import import_module
+
+__version__ = "0.1.0"
+
+_LAZY = {
+    "ruleset": "mjsim.rules",
+    "Ruleset": "mjsim.rules",
+    "score_hand": "mjsim.rules.scoring",
+    "HandScore": "mjsim.rules.scoring",
+}
+
+__all__ = ["__version__", *_LAZY]
+
+
+def __getattr__(name):
+    if name in _LAZY:
+        return getattr(import_module(_LAZY[name]), name)
+    raise AttributeError(f"module 'mjsim' has no attribute {name!r}")

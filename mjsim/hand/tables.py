@@ -1,0 +1,229 @@
+"""Per-suit lookup tables behind the hand-evaluation kernels.
+
+A suit's nine counts (each 0-4) are one base-5 number, its *code*
+``sum(count[r] * 5**(8 - r))`` — rank 1 is the most significant digit, so a
+code array reshaped to ``(5,) * 9`` has rank ``r`` on axis ``r``.  The seven
+honours use the same scheme with seven digits.  For every code the generator
+stores, for ``m`` sets (0-5, enough for 16-tile hands) and ``p`` pairs (0-1):
+
+``partial[code, m, p]``
+    the fewest tiles that must be *added* so that the suit's tiles contain
+    ``m`` sets and ``p`` pairs, leftovers allowed (the shanten building block);
+``exact[code, p]``
+    the fewest tiles to add so that *every* tile of the suit is used in sets
+    plus ``p`` pairs, any number of sets (the wild-tile building block: a wild
+    tile can be any added tile).
+
+Both are computed for targets that hold at most four copies of a kind, so a
+wait on a fifth copy never counts (the exact shanten definition).  The
+generator works on whole lattices at once: target sets are built by shifting
+boolean arrays, and the "tiles to add" distance is separable over the nine
+axes, so one 1-D transform per axis gives it exactly.
+
+Tables are cached under the user cache directory (``MJSIM_CACHE_DIR``, else
+``$XDG_CACHE_HOME/mjsim``, else ``~/.cache/mjsim``) and pinned by a checksum
+test; a stale or corrupt cache file is regenerated.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+MAX_SETS = 5
+UNREACHABLE = 60
+"""Stand-in for 'impossible'; four of them still fit in uint8 arithmetic."""
+TABLE_VERSION = 2
+
+FEATURE_BITS = {
+    # name: (first bit, width) of the per-code counting facts that seven pairs,
+    # thirteen orphans and the fast winning check read in one gather
+    "complete": (0, 1),
+    "has_pair": (1, 1),
+    "at_most_two": (2, 1),  # every count <= 2
+    "orphans_only": (3, 1),  # no tile outside terminals (suits) — always true for honours
+    "odd_counts": (4, 4),  # kinds held an odd number of times
+    "pairs_with_quads": (8, 5),  # sum of count // 2
+    "kinds": (13, 4),  # kinds held at least once
+    "pair_kinds": (17, 4),  # kinds held at least twice
+    "orphan_kinds": (21, 3),  # terminal/honour kinds held
+    "orphan_pair_kinds": (24, 3),  # terminal/honour kinds held at least twice
+    "orphan_over_two": (27, 1),  # some terminal/honour held more than twice
+}
+
+
+@dataclass(frozen=True)
+class SuitTables:
+    """Tables for one kind of component (a suit, or the honours)."""
+
+    partial: np.ndarray  # (5**digits, MAX_SETS + 1, 2) uint8
+    exact: np.ndarray  # (5**digits, 2) uint8
+    tile_count: np.ndarray  # (5**digits,) uint8
+    features: np.ndarray  # (5**digits,) uint32: counting facts packed by FEATURE_BITS
+
+
+def _shift_or(target: np.ndarray, source: np.ndarray, axes_steps: dict[int, int]) -> None:
+    """``target[x + step] |= source[x]`` along the given axes, inside the 0..4 box."""
+    src, dst = [slice(None)] * source.ndim, [slice(None)] * source.ndim
+    for axis, step in axes_steps.items():
+        src[axis] = slice(0, 5 - step)
+        dst[axis] = slice(step, 5)
+    target[tuple(dst)] |= source[tuple(src)]
+
+
+def _add_one_set(lattice: np.ndarray, chows: bool) -> np.ndarray:
+    out = np.zeros_like(lattice)
+    for rank in range(lattice.ndim):
+        _shift_or(out, lattice, {rank: 3})
+        if chows and rank + 2 < lattice.ndim:
+            _shift_or(out, lattice, {rank: 1, rank + 1: 1, rank + 2: 1})
+    return out
+
+
+def _add_pair(lattice: np.ndarray) -> np.ndarray:
+    out = np.zeros_like(lattice)
+    for rank in range(lattice.ndim):
+        _shift_or(out, lattice, {rank: 2})
+    return out
+
+
+def _targets(digits: int, chows: bool) -> list[list[np.ndarray]]:
+    """``targets[m][p]``: boolean lattice of hands that are exactly m sets + p pairs."""
+    empty = np.zeros((5,) * digits, dtype=bool)
+    empty[(0,) * digits] = True
+    sets_only = [empty]
+    for _ in range(MAX_SETS):
+        sets_only.append(_add_one_set(sets_only[-1], chows))
+    return [[lattice, _add_pair(lattice)] for lattice in sets_only]
+
+
+def _tiles_to_add(target: np.ndarray) -> np.ndarray:
+    """For every hand H: min over targets T of sum(max(0, T - H)) (leftovers allowed)."""
+    dist = np.where(target, 0, UNREACHABLE).astype(np.int16)
+    for axis in range(dist.ndim):
+        moved = np.moveaxis(dist, axis, 0)
+        best_below = np.minimum.accumulate(moved, axis=0)  # a target digit <= h costs nothing
+        above = moved.copy()
+        for h in range(3, -1, -1):  # a target digit t > h costs t - h added tiles
+            above[h] = np.minimum(above[h], above[h + 1] + 1)
+        dist = np.moveaxis(np.minimum(best_below, above), 0, axis)
+    return np.minimum(dist, UNREACHABLE)
+
+
+def _contained_in(target: np.ndarray) -> np.ndarray:
+    """Boolean lattice of hands H with H <= T for some target T (down-closure)."""
+    out = target.copy()
+    for axis in range(out.ndim):
+        flipped = np.flip(out, axis=axis)
+        out = np.flip(np.logical_or.accumulate(flipped, axis=axis), axis=axis)
+    return out
+
+
+def build_tables(digits: int, chows: bool) -> SuitTables:
+    """Generate the tables for a component of ``digits`` ranks (9 suited, 7 honours)."""
+    size = 5**digits
+    code_digits = np.indices((5,) * digits).reshape(digits, size)
+    tile_count = code_digits.sum(axis=0)
+    targets = _targets(digits, chows)
+    partial = np.empty((size, MAX_SETS + 1, 2), dtype=np.uint8)
+    exact = np.full((size, 2), UNREACHABLE, dtype=np.int16)
+    for m in range(MAX_SETS + 1):
+        for p in range(2):
+            partial[:, m, p] = _tiles_to_add(targets[m][p]).reshape(size)
+            fits = _contained_in(targets[m][p]).reshape(size)
+            need = 3 * m + 2 * p - tile_count
+            exact[:, p] = np.where(fits & (need >= 0), np.minimum(exact[:, p], need), exact[:, p])
+    has_pair = tile_count % 3 == 2
+    own_need = np.where(has_pair, exact[:, 1], exact[:, 0])
+    complete = (tile_count % 3 != 1) & (own_need == 0)
+    orphan_ranks = [0, digits - 1] if chows else list(range(digits))
+    orphan_digits = code_digits[orphan_ranks]
+    facts = {
+        "complete": complete,
+        "has_pair": has_pair,
+        "at_most_two": (code_digits <= 2).all(axis=0),
+        "orphans_only": tile_count == orphan_digits.sum(axis=0),
+        "odd_counts": (code_digits % 2).sum(axis=0),
+        "pairs_with_quads": (code_digits // 2).sum(axis=0),
+        "kinds": (code_digits >= 1).sum(axis=0),
+        "pair_kinds": (code_digits >= 2).sum(axis=0),
+        "orphan_kinds": (orphan_digits >= 1).sum(axis=0),
+        "orphan_pair_kinds": (orphan_digits >= 2).sum(axis=0),
+        "orphan_over_two": (orphan_digits > 2).any(axis=0),
+    }
+    features = np.zeros(size, dtype=np.uint32)
+    for name, (shift, _width) in FEATURE_BITS.items():
+        features |= facts[name].astype(np.uint32) << np.uint32(shift)
+    return SuitTables(
+        partial=partial,
+        exact=np.minimum(exact, UNREACHABLE).astype(np.uint8),
+        tile_count=tile_count.astype(np.uint8),
+        features=features,
+    )
+
+
+def cache_dir() -> Path:
+    """Where generated tables are kept between runs."""
+    if os.environ.get("MJSIM_CACHE_DIR"):
+        return Path(os.environ["MJSIM_CACHE_DIR"])
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "mjsim"
+
+
+def _cache_file() -> Path:
+    return cache_dir() / f"hand-tables-v{TABLE_VERSION}.npz"
+
+
+_FIELDS = ("partial", "exact", "tile_count", "features")
+
+
+def table_checksum(suit: SuitTables, honours: SuitTables) -> str:
+    """sha256 over every table array, in a fixed order (pinned by a test)."""
+    digest = hashlib.sha256()
+    for tables in (suit, honours):
+        for field in _FIELDS:
+            digest.update(np.ascontiguousarray(getattr(tables, field)).tobytes())
+    return digest.hexdigest()
+
+
+def _save(path: Path, suit: SuitTables, honours: SuitTables) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    arrays = {f"suit_{f}": getattr(suit, f) for f in _FIELDS}
+    arrays |= {f"honour_{f}": getattr(honours, f) for f in _FIELDS}
+    arrays["checksum"] = np.frombuffer(table_checksum(suit, honours).encode(), dtype=np.uint8)
+    partial_path = path.with_suffix(f".{os.getpid()}.tmp.npz")
+    np.savez(partial_path, **arrays)
+    os.replace(partial_path, path)  # atomic: parallel workers never read half a file
+
+
+def _load(path: Path) -> tuple[SuitTables, SuitTables] | None:
+    try:
+        with np.load(path) as data:
+            suit = SuitTables(**{f: data[f"suit_{f}"] for f in _FIELDS})
+            honours = SuitTables(**{f: data[f"honour_{f}"] for f in _FIELDS})
+            stored = bytes(data["checksum"]).decode()
+    except (OSError, KeyError, ValueError, EOFError):
+        return None
+    if stored != table_checksum(suit, honours):
+        return None
+    return suit, honours
+
+
+@lru_cache(maxsize=1)
+def load_tables() -> tuple[SuitTables, SuitTables]:
+    """The (suit, honour) tables: from the cache, or generated and cached."""
+    path = _cache_file()
+    loaded = _load(path) if path.exists() else None
+    if loaded is not None:
+        return loaded
+    suit, honours = build_tables(9, chows=True), build_tables(7, chows=False)
+    try:
+        _save(path, suit, honours)
+    except OSError:
+        pass  # a read-only cache only costs regeneration next time
+    return suit, honours
