@@ -83,7 +83,7 @@ def tile_name(tile: int) -> str:
     return f"{rank_of(tile)}{letter}"
 
 
-_GROUP = re.compile(r"(\d+)([a-zA-Z])")
+_GROUP = re.compile(r"([0-9]+)([a-zA-Z])")
 
 
 def parse_tiles(text: str) -> list[int]:

@@ -1,0 +1,83 @@
+"""Sichuan 血战到底 scoring (rules/xuezhan.md XZ-F, XZ-P2).
+
+The highest XZ-F1 pattern in ``ruleset.xz_fan`` that the hand has, plus the
+XZ-F2 additions in ``ruleset.xz_additions``, capped by ``ruleset.cap`` (XZ-F3).
+"""
+
+from __future__ import annotations
+
+from . import patterns as p
+from .context import Hand, HandScore, Rejected, Win, best_score
+
+FF = p.full_flush
+
+# XZ-F1 hand patterns (take the highest that applies).
+PATTERNS = (
+    ("basic", lambda r: True),  # 基本胡/平胡
+    ("all_pungs", p.all_pungs),  # 对对胡
+    ("full_flush", FF),  # 清一色
+    ("seven_pairs", p.seven_pairs),  # 七对
+    ("terminal_sets", p.terminal_sets),  # 幺九/全带幺
+    ("full_flush_pungs", p.both(FF, p.all_pungs)),  # 清对
+    ("two_five_eight_pungs", p.two_five_eight_pungs),  # 将对
+    ("full_flush_seven_pairs", p.both(FF, p.seven_pairs)),  # 清七对
+    ("dragon_seven_pairs", p.dragon_seven_pairs),  # 龙七对
+    ("full_flush_terminal_sets", p.both(FF, p.terminal_sets)),  # 清幺九
+    ("full_flush_dragon_seven_pairs", p.both(FF, p.dragon_seven_pairs)),  # 清龙七对
+    ("heavenly", p.heavenly),  # 天胡
+    ("earthly", p.first_draw_self_draw),  # 地胡
+)
+
+# XZ-F2: in 龙七对 the first four-of-a-kind is part of the pattern, not a root.
+ROOT_IN_PATTERN = {"dragon_seven_pairs": 1, "full_flush_dragon_seven_pairs": 1}
+
+
+def additions(ruleset, r: p.Reading, pattern: str) -> list[tuple[str, int]]:
+    """XZ-F2 additions as (id, fan), one entry per occurrence; ids missing from the table add nothing."""
+    table = ruleset.xz_additions
+    found = ["root"] * max(0, p.roots(r) - ROOT_IN_PATTERN.get(pattern, 0))
+    for meld in r.hand.melds:  # 刮风下雨; an exposed kong counts as a direct kong 直杠
+        if meld.kind == "ckong":
+            found.append("concealed_kong")
+        elif meld.kind == "kong":
+            found.append("direct_kong")
+    detail = [(aid, table[aid]) for aid in found if aid in table]
+    if r.win.kong_replacement:  # 杠上花: by the kind of the kong just made (the last one)
+        last = [m for m in r.hand.melds if m.is_kong][-1]
+        key = "kong_flower_concealed" if last.is_concealed else "kong_flower_exposed"
+        detail += [("kong_flower", table[key])] if key in table else []
+    if r.win.after_kong_discard and "kong_discard" in table:  # 杠上炮
+        detail.append(("kong_discard", table["kong_discard"]))
+    if r.win.robbed_kong and "robbed_kong" in table:  # 抢杠
+        detail.append(("robbed_kong", table["robbed_kong"]))
+    return detail
+
+
+def score_reading(ruleset, r: p.Reading) -> HandScore:
+    """The score of one reading (XZ-F1..F3)."""
+    p.check_suits(ruleset, r)  # XZ-P2 缺一门
+    table = ruleset.xz_fan
+    options = []
+    for pid, test in PATTERNS:
+        if pid in table and test(r):
+            extra = additions(ruleset, r, pid)
+            options.append((table[pid], sum(f for _, f in extra), pid, extra))
+    if not options:
+        options.append((0, 0, "basic", additions(ruleset, r, "basic")))
+    # XZ-F1: the highest pattern; between equal ones the reading the player prefers (more additions)
+    pattern_fan, _, pattern, extra = max(options, key=lambda o: o[:2])
+    detail = [(pattern, pattern_fan)] + extra
+    total = sum(f for _, f in detail)
+    if total < ruleset.min_fan:
+        raise Rejected(f"{total} fan is below this ruleset's minimum of {ruleset.min_fan} fan")
+    cap = ruleset.cap
+    fan = total if cap is None else min(cap, total)  # XZ-F3
+    capped_from = total if fan < total else None
+    return HandScore(fan, tuple(pid for pid, _ in detail), 2**fan, tuple(detail), False, capped_from)
+
+
+def score(ruleset, hand: Hand, win: Win) -> HandScore:
+    """The best reading's score."""
+    return best_score(
+        lambda r: score_reading(ruleset, r), p.readings(ruleset, hand, win), no_win=p.no_win_message(ruleset, hand)
+    )
