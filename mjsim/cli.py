@@ -1,0 +1,118 @@
+"""The ``mjsim`` command line: ``mjsim rules [NAME]``, ``mjsim score ...``, ``mjsim demo``.
+
+Each subcommand is a thin wrapper: parsing here, work in the library.
+Errors in the user's input (bad tiles, unknown rulesets, illegal wins) are
+printed as one line ``mjsim: error: ...`` with exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+EXAMPLE_HAND = "234m456p789s22z555z"
+EXAMPLE_MELDS = ()
+
+
+def _cmd_rules(args) -> None:
+    from mjsim.rules import describe_presets, describe_ruleset, ruleset
+
+    if args.name is None:
+        print(describe_presets())
+    else:
+        print(describe_ruleset(ruleset(args.name)))
+
+
+def _format_score(ruleset, score) -> str:
+    lines = [f"ruleset {ruleset.name} ({ruleset.family}, hash {ruleset.content_hash})"]
+    for pattern, value in score.fan_detail:
+        lines.append(f"  {pattern:<28} {value:>3}")
+    unit = "units" if ruleset.hand_value != "fan" else "fan"
+    total = f"{score.fan} {unit}"
+    if score.capped_from is not None:
+        total += f" (capped from {score.capped_from})"
+    if score.limit:
+        total += " (limit hand)"
+    lines.append(f"total: {total}")
+    lines.append(f"points per payer: {score.points}")
+    return "\n".join(lines)
+
+
+def _cmd_score(args) -> None:
+    from mjsim import ruleset, score_hand
+
+    rules = ruleset(args.ruleset)
+    score = score_hand(
+        rules,
+        args.hand,
+        melds=tuple(args.melds or ()),
+        win_tile=args.win_tile,
+        self_draw=args.self_draw,
+        seat=args.seat,
+        round_wind=args.round_wind,
+        kong_replacement=args.kong_replacement,
+        robbed_kong=args.robbed_kong,
+        last_tile=args.last_tile,
+        first_turn=args.first_turn,
+        discard_winners=args.discard_winners,
+    )
+    print(f"hand {args.hand}" + (f" melds {' '.join(args.melds)}" if args.melds else ""))
+    print(_format_score(rules, score))
+
+
+def _cmd_demo(args) -> None:
+    """The README's main job until the simulator lands: list rules, score an example."""
+    from mjsim import ruleset, score_hand
+    from mjsim.rules import describe_presets
+
+    print(describe_presets())
+    for name in ("jipinghu", "jipinghu_5fan"):
+        rules = ruleset(name)
+        score = score_hand(rules, EXAMPLE_HAND, self_draw=True, seat=1)
+        print(f"\nexample: {EXAMPLE_HAND}, self-drawn by the dealer's 下家")
+        print(_format_score(rules, score))
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="mjsim", description="Monte Carlo strategy analytics for Chinese regional mahjong."
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    rules = sub.add_parser("rules", help="list the presets, or show one ruleset's options")
+    rules.add_argument("name", nargs="?", help="preset name or path to a house TOML file")
+    rules.set_defaults(run=_cmd_rules)
+
+    score = sub.add_parser("score", help="score one winning hand under a ruleset")
+    score.add_argument("hand", help="concealed tiles incl. the winning tile, e.g. 123m456p789s234m11z")
+    score.add_argument("--ruleset", "-r", default="jipinghu", help="preset name or house TOML file")
+    score.add_argument("--melds", "-m", nargs="*", help="exposed melds, e.g. pung:5z chow:123m kong:9p ckong:1z")
+    score.add_argument("--win-tile", help="the winning tile (default: the last tile written)")
+    score.add_argument("--self-draw", action="store_true", help="won by self-draw 自摸")
+    score.add_argument("--seat", type=int, default=1, choices=range(4), help="offset from the dealer (0 = dealer)")
+    score.add_argument("--round-wind", type=int, default=0, choices=range(4), help="0 东 1 南 2 西 3 北")
+    score.add_argument("--kong-replacement", action="store_true", help="won on a kong replacement tile 杠上开花")
+    score.add_argument("--robbed-kong", action="store_true", help="won by robbing a kong 抢杠")
+    score.add_argument("--last-tile", action="store_true", help="won on the last drawable tile 海底")
+    score.add_argument("--first-turn", action="store_true", help="天和/地和/人和 situation")
+    score.add_argument("--discard-winners", type=int, default=1, choices=(1, 2, 3), help="winners on this discard")
+    score.set_defaults(run=_cmd_score)
+
+    demo = sub.add_parser("demo", help="the built-in default job: list presets and score an example hand")
+    demo.set_defaults(run=_cmd_demo)
+    return parser
+
+
+def main(argv=None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        args.run(args)
+    except (ValueError, NotImplementedError) as error:
+        print(f"mjsim: error: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
