@@ -1,0 +1,87 @@
+"""Write runs as a directory of Parquet parts; read them back as one table.
+
+A run directory holds ``run.json`` (the ruleset as TOML, the run's
+arguments, the schema version) and ``part-CCCCC-KKKK.parquet`` files, one per
+flush of chunk ``C``.  Parts are named by chunk, never by worker, so the
+same run gives the same files whatever the number of workers.  Parts are
+written to a temporary name and renamed, so a reader never sees half a file.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import polars as pl
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from mjsim.io.schema import COLUMNS, SCHEMA_VERSION, arrow_schema
+
+RUN_INFO = "run.json"
+
+
+class DatasetWriter:
+    """Append record chunks of one run chunk as Parquet parts in ``directory``."""
+
+    def __init__(self, directory, chunk: int, constants: dict):
+        self.directory = Path(directory)
+        self.directory.mkdir(parents=True, exist_ok=True)
+        self.chunk = chunk
+        self.constants = constants  # run_id, ruleset, ruleset_hash, mjsim_version, policies
+        self.parts = 0
+        self.rows = 0
+
+    def write(self, columns: dict) -> Path:
+        n = len(columns["hand_id"])
+        data = dict(columns)
+        for name in ("run_id", "ruleset", "ruleset_hash", "mjsim_version"):
+            data[name] = [self.constants[name]] * n
+        data["policies"] = [list(self.constants["policies"])] * n
+        data.setdefault("horses", [[] for _ in range(n)])
+        data = {name: _to_list(data[name]) for name in COLUMNS}
+        table = pa.Table.from_pydict(data, schema=arrow_schema())
+        path = self.directory / f"part-{self.chunk:05d}-{self.parts:04d}.parquet"
+        partial = path.with_name(path.name + f".{os.getpid()}.tmp")
+        pq.write_table(table, partial, compression="zstd")
+        os.replace(partial, path)
+        self.parts += 1
+        self.rows += n
+        return path
+
+
+def _to_list(values):
+    return values.tolist() if hasattr(values, "tolist") else values
+
+
+def write_run_info(directory, info: dict) -> None:
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    payload = {"schema_version": SCHEMA_VERSION, **info}
+    (directory / RUN_INFO).write_text(json.dumps(payload, indent=2, ensure_ascii=False), encoding="utf-8")
+
+
+def read_run_info(directory) -> dict:
+    path = Path(directory) / RUN_INFO
+    if not path.exists():
+        raise ValueError(f"{directory} is not an mjsim run directory: {RUN_INFO} is missing")
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def part_files(directory) -> list[Path]:
+    parts = sorted(Path(directory).glob("part-*.parquet"))
+    if not parts:
+        raise ValueError(f"{directory} holds no hand logs (part-*.parquet)")
+    return parts
+
+
+def scan_hands(*directories) -> pl.LazyFrame:
+    """A lazy polars scan over the hand logs of one or more run directories."""
+    files = [str(p) for d in directories for p in part_files(d)]
+    return pl.scan_parquet(files)
+
+
+def read_hands(*directories) -> pl.DataFrame:
+    """Every hand of the runs, sorted by run and hand id."""
+    return scan_hands(*directories).sort("run_id", "hand_id").collect()

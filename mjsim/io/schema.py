@@ -1,0 +1,65 @@
+"""The per-hand log schema: every column, its Arrow type and what it means.
+
+One row per hand.  Seats are absolute (0-3, fixed for a session); lists
+"per winner" are in win order (turn order from the discarder).  Invariants
+the tests check on every run: ``net`` sums to zero; ``net_win + net_kong +
+net_horse + net_liability + net_penalty == net``; a winner's ``win_hands``
+and ``win_melds`` re-score with ``mjsim.score_hand`` to the logged ``fan``
+and ``patterns``; the hand replays from ``seed`` (with ``dealer``,
+``round_wind`` and ``streak``).
+
+Bump ``SCHEMA_VERSION`` when a column changes meaning or type.
+"""
+
+from __future__ import annotations
+
+import pyarrow as pa
+
+SCHEMA_VERSION = 1
+
+_SEATS = pa.list_(pa.int64(), 4)
+
+COLUMNS: dict[str, tuple[pa.DataType, str]] = {
+    "run_id": (pa.string(), "identifier of the run that produced the hand"),
+    "hand_id": (pa.int64(), "hand number, unique in a run: session * session_length + hand_in_session"),
+    "seed": (pa.uint64(), "64-bit hand seed; with dealer, round_wind and streak it replays the hand"),
+    "session": (pa.int64(), "session number (C-X1)"),
+    "hand_in_session": (pa.int32(), "position of the hand in its session, from 0"),
+    "ruleset": (pa.string(), "ruleset name (preset or house file stem)"),
+    "ruleset_hash": (pa.string(), "content hash of every ruleset option (same options, same hash)"),
+    "mjsim_version": (pa.string(), "mjsim version that simulated the hand"),
+    "dealer": (pa.int8(), "absolute seat of the dealer 庄家 (C-S3)"),
+    "round_wind": (pa.int8(), "round wind 圈风 0-3 = 东南西北 (C-S2)"),
+    "streak": (pa.int16(), "hands in a row the dealer has kept the deal before this one (连庄 count)"),
+    "policies": (pa.list_(pa.string(), 4), "policy spec of each absolute seat, parameters included"),
+    "winners": (pa.list_(pa.int8()), "absolute seats that won, in win order; empty on a drawn hand"),
+    "discarder": (pa.int8(), "seat whose discard (or robbed kong) was won on; null on self-draw or draw"),
+    "win_kind": (pa.list_(pa.string()), "per winner: self_draw, discard, kong_replacement or robbed_kong"),
+    "fan": (pa.list_(pa.int16()), "per winner: fan after bonuses, raises and cap (units in 推倒胡)"),
+    "patterns": (pa.list_(pa.list_(pa.string())), "per winner: pattern and bonus ids of the rules reference"),
+    "win_hands": (pa.list_(pa.string()), "per winner: concealed tiles incl. the winning tile, tile notation"),
+    "win_melds": (pa.list_(pa.list_(pa.string())), "per winner: declared melds in C-T5 notation, in order"),
+    "liable": (pa.int8(), "seat that paid for others under a 包 rule (JPH-S2..S5), else null"),
+    "net": (_SEATS, "points won (+) or lost (-) by each absolute seat; sums to 0 (C-M1)"),
+    "net_win": (_SEATS, "part of net from win payments (the liable player's own share included)"),
+    "net_kong": (_SEATS, "part of net from kong payments (zero where the ruleset has none)"),
+    "net_horse": (_SEATS, "part of net from horses 买马 (zero where the ruleset has none)"),
+    "net_liability": (_SEATS, "part of net a liable player paid for the other payers (C-M3)"),
+    "net_penalty": (_SEATS, "part of net from penalties (zero where the ruleset has none)"),
+    "horses": (pa.list_(pa.string()), "horse tiles in notation (empty where the ruleset has none)"),
+    "turns": (pa.int16(), "discards made in the hand"),
+    "wall_left": (pa.int16(), "drawable tiles left when the hand ended"),
+}
+
+
+def arrow_schema() -> pa.Schema:
+    """The Arrow schema with each column's description as field metadata."""
+    fields = [pa.field(name, dtype, metadata={"description": text}) for name, (dtype, text) in COLUMNS.items()]
+    return pa.schema(fields, metadata={"mjsim_schema_version": str(SCHEMA_VERSION)})
+
+
+def describe() -> str:
+    """The schema as Markdown (one row per column)."""
+    lines = ["| column | type | meaning |", "| --- | --- | --- |"]
+    lines += [f"| `{name}` | {dtype} | {text} |" for name, (dtype, text) in COLUMNS.items()]
+    return "\n".join(lines)

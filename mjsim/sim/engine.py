@@ -1,0 +1,759 @@
+"""The compiled batch engine: every table advances to its next decision, then applies the answers.
+
+One step of the run is two calls over the whole batch:
+
+``collect``
+    advances every table through the phases that need nobody's choice
+    (draws, exhaustive draws, settlement, the next hand of the session) until
+    it waits on a decision, and writes one row per pending decision: the
+    player's observation and the legal mask;
+``apply``
+    applies the chosen actions and resolves answered discards by priority
+    (win > kong = pung > chow, C-P2).
+
+Every rule difference is an ``EngineParams`` field read here (never a copy
+of the engine per variant).  Rule IDs refer to ``rules/common.md`` and
+``rules/jipinghu.md``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from mjsim.hand.fast import is_win_counts
+from mjsim.sim.constants import (
+    AKONG, CHOW_HIGH, CHOW_LOW, CHOW_MID, CKONG, DISCARD, KONG, KONG_ADDED, KONG_CONCEALED, KONG_FROM_DISCARD,
+    MELD_CHOW, MELD_CKONG, MELD_KONG, MELD_PUNG, PASS, PUNG, RESPONSE, ROB, TURN, WIN,
+    WIN_DISCARD, WIN_KONG_REPLACEMENT, WIN_ROBBED_KONG, WIN_SELF_DRAW,
+)  # fmt: skip
+from mjsim.sim.fastscore import (
+    FIRST_TURN, KONG_REPLACEMENT, LAST_TILE, N_PATTERNS, ROBBED_KONG, SELF_DRAW, score_jipinghu,
+)  # fmt: skip
+from mjsim.sim.rng import mix64, next_below, stream_seed
+from mjsim.sim.settle import settle
+from mjsim.sim.state import PH_DRAW, PH_END, PH_IDLE, PH_RESPONSE, PH_ROB, PH_TURN, TRACE_LEN
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+TRACE_DRAW = 200  # trace pseudo-actions besides the action codes
+TRACE_DEAL = 201
+TRACE_EXHAUSTED = 202
+
+
+# ---- small helpers ---------------------------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def _drawable(st, b):
+    return st.back[b] - st.front[b] + 1
+
+
+@njit(cache=True, inline="always")
+def _trace(st, p, b, seat, action, tile):
+    if p.trace and st.trace_len[b] < TRACE_LEN:
+        i = st.trace_len[b]
+        st.trace[b, i, 0] = seat
+        st.trace[b, i, 1] = action
+        st.trace[b, i, 2] = tile
+        st.trace_len[b] = i + 1
+
+
+@njit(cache=True)
+def _n_concealed(st, b, s):
+    return st.hands[b, s].sum()
+
+
+@njit(cache=True, inline="always")
+def _score(st, p, sp, b, s, counts, flags, discard_winners, found):
+    """Fan of seat ``s`` winning with concealed ``counts`` (incl. the winning tile), or a negative code."""
+    return score_jipinghu(
+        counts, st.meld_kind[b, s], st.meld_tile[b, s], st.n_melds[b, s], flags, (s - st.dealer[b]) % 4,
+        st.round_wind[b], discard_winners, sp, found,
+    )  # fmt: skip
+
+
+@njit(cache=True, inline="always")
+def _win_fan(st, p, sp, tb, b, s, counts, flags, found):
+    """Fan if ``counts`` is a legal win for seat ``s`` (shape and JPH-P4 minimum fan), else -1."""
+    n = counts.sum()
+    if not is_win_counts(
+        counts, n, 0, p.forms, p.quads_as_two_pairs, tb.suit_exact, tb.honour_exact, tb.suit_features,
+        tb.honour_features,
+    ):
+        return -1
+    fan = _score(st, p, sp, b, s, counts, flags, 1, found)
+    return fan if fan >= 0 else -1
+
+
+@njit(cache=True, inline="always")
+def _first_turn_self_draw(st, b, s):
+    """天和/地和: no claim or kong yet and the seat has not discarded (its dealt or first drawn tile)."""
+    return (not st.claims_made[b]) and st.discarded[b, s] == 0
+
+
+@njit(cache=True, inline="always")
+def _reset_missed(st, b, s):
+    """JPH-P3 / TDH-P3 / XZ-P5: a draw (or a claim, 动牌) lifts the seat's missed-win restriction."""
+    st.missed_kinds[b, s] = 0
+    st.missed_any[b, s] = False
+    st.missed_fan[b, s] = -1
+
+
+# ---- starting hands ----------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _start_hand(st, p, b, session, hand_in_session, dealer, round_wind, streak, session_dealer):
+    """Shuffle (C-W1) and deal (C-W2): the dealer's 14th tile is its first 'draw'."""
+    st.session[b] = session
+    st.hand_in_session[b] = hand_in_session
+    hand_id = session * p.session_length + hand_in_session
+    st.hand_id[b] = hand_id
+    seed = mix64(p.seed_key + np.uint64(hand_id) * _GOLDEN)
+    st.seed[b] = seed
+    for k in range(5):
+        st.rng[b, k] = stream_seed(seed, k)
+    n = p.wall_tiles.size
+    for i in range(n):
+        st.wall[b, i] = p.wall_tiles[i]
+    for i in range(n - 1, 0, -1):  # Fisher-Yates from the hand's wall stream
+        j = next_below(st.rng[b], 0, i + 1)
+        tmp = st.wall[b, i]
+        st.wall[b, i] = st.wall[b, j]
+        st.wall[b, j] = tmp
+    st.dealer[b] = dealer
+    st.round_wind[b] = round_wind
+    st.streak[b] = streak
+    st.session_dealer[b] = session_dealer
+    _deal(st, p, b)
+
+
+@njit(cache=True)
+def _deal(st, p, b):
+    """C-W2: the dealer takes 14 tiles, the others 13, in turn order from the front of ``st.wall[b]``."""
+    n = p.wall_tiles.size
+    dealer = st.dealer[b]
+    st.hands[b] = 0
+    st.meld_kind[b] = 0
+    st.meld_tile[b] = 0
+    st.meld_from[b] = -1
+    st.n_melds[b] = 0
+    st.exposed[b] = 0
+    st.discards[b] = 0
+    st.discarded[b] = 0
+    st.discarded_kinds[b] = 0
+    pos = 0
+    for k in range(4):
+        seat = (dealer + k) % 4
+        take = p.hand_size + (1 if k == 0 else 0)
+        for _ in range(take):
+            st.hands[b, seat, st.wall[b, pos]] += 1
+            pos += 1
+    st.front[b] = pos
+    st.back[b] = n - 1
+    st.turns[b] = 0
+    st.claims_made[b] = False
+    st.replacement[b] = 0
+    st.replacement_from[b] = -1
+    st.after_kong[b] = False
+    st.missed_kinds[b] = 0
+    st.missed_any[b] = False
+    st.missed_fan[b] = -1
+    st.pung_blocked[b] = 0
+    st.liable_for[b] = -1
+    st.liability_used[b] = False
+    st.responses[b] = -1
+    st.could_win[b] = False
+    st.could_pung[b] = False
+    st.n_winners[b] = 0
+    st.winners[b] = -1
+    st.win_kind[b] = -1
+    st.win_fan[b] = 0
+    st.win_patterns[b] = 0
+    st.win_hand[b] = 0
+    st.win_melds[b] = 0
+    st.discarder[b] = -1
+    st.liable[b] = -1
+    st.n_kongs[b] = 0
+    st.transfers[b] = 0
+    st.trace_len[b] = 0
+    st.actor[b] = dealer
+    st.target[b] = st.wall[b, p.hand_size]  # the dealer's 14th tile
+    st.phase[b] = PH_TURN
+    _trace(st, p, b, dealer, TRACE_DEAL, 0)
+
+
+@njit(cache=True)
+def _session_dealer(p, session):
+    if p.first_dealer >= 0:
+        return p.first_dealer
+    return np.int64(mix64(p.seed_key ^ mix64(np.uint64(session) + _GOLDEN)) % np.uint64(4))
+
+
+@njit(cache=True)
+def _next_dealer(st, p, b):
+    """C-X2 / JPH-P6 / TDH-P5 / XZ-P7: who deals the next hand."""
+    dealer = st.dealer[b]
+    if st.n_winners[b] == 0:
+        return dealer if p.next_dealer_after_draw == 0 else (dealer + 1) % 4
+    if p.next_dealer_after_win == 0:  # the dealer keeps the deal by (sharing in) a win
+        for i in range(st.n_winners[b]):
+            if st.winners[b, i] == dealer:
+                return dealer
+        return (dealer + 1) % 4
+    if p.next_dealer_after_win == 2 and st.n_winners[b] > 1:  # XZ-P7: a multiple first win → discarder
+        return st.discarder[b]
+    return st.winners[b, 0]  # winners are in turn order from the discarder
+
+
+@njit(cache=True)
+def _start_next(st, p, b, queue):
+    """The next hand of the table's session, else the first hand of the next session, else idle."""
+    if st.session[b] >= 0 and st.hand_in_session[b] + 1 < p.session_length:
+        dealer = _next_dealer(st, p, b)
+        streak = st.streak[b] + 1 if dealer == st.dealer[b] else 0
+        round_wind = st.round_wind[b]
+        if dealer != st.dealer[b] and dealer == st.session_dealer[b]:
+            round_wind = (round_wind + 1) % 4  # C-S2: a full round of dealers
+        _start_hand(st, p, b, st.session[b], st.hand_in_session[b] + 1, dealer, round_wind, streak,
+                    st.session_dealer[b])
+        return
+    if queue[0] < queue[1]:
+        session = queue[0]
+        queue[0] += 1
+        dealer = _session_dealer(p, session)
+        _start_hand(st, p, b, session, 0, dealer, p.first_round_wind, 0, dealer)
+        return
+    st.phase[b] = PH_IDLE
+    st.session[b] = -1
+
+
+# ---- recording -------------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _record_win(st, p, sp, b, s, kind, counts, discarder, discard_winners, extra_flags):
+    """Score and store one winner (win order = call order)."""
+    flags = extra_flags
+    if kind == WIN_SELF_DRAW or kind == WIN_KONG_REPLACEMENT:
+        flags |= SELF_DRAW
+    if kind == WIN_KONG_REPLACEMENT:
+        flags |= KONG_REPLACEMENT
+    if kind == WIN_ROBBED_KONG:
+        flags |= ROBBED_KONG
+    i = st.n_winners[b]
+    found = st.win_patterns[b, i]
+    fan = _score(st, p, sp, b, s, counts, flags, discard_winners, found)
+    st.winners[b, i] = s
+    st.win_kind[b, i] = kind
+    st.win_fan[b, i] = fan
+    st.win_hand[b, i] = counts
+    for m in range(st.n_melds[b, s]):
+        st.win_melds[b, i, m, 0] = st.meld_kind[b, s, m]
+        st.win_melds[b, i, m, 1] = st.meld_tile[b, s, m]
+    st.n_winners[b] = i + 1
+    st.discarder[b] = discarder
+
+
+@njit(cache=True)
+def _finish(st, p, b, out):
+    """Write the ended hand's row to ``out`` (the caller checked there is room)."""
+    r = out.count[0]
+    out.count[0] = r + 1
+    out.hand_id[r] = st.hand_id[b]
+    out.seed[r] = st.seed[b]
+    out.session[r] = st.session[b]
+    out.hand_in_session[r] = st.hand_in_session[b]
+    out.dealer[r] = st.dealer[b]
+    out.round_wind[r] = st.round_wind[b]
+    out.streak[r] = st.streak[b]
+    out.turns[r] = st.turns[b]
+    out.wall_left[r] = _drawable(st, b)
+    out.n_winners[r] = st.n_winners[b]
+    out.winners[r] = st.winners[b]
+    out.win_kind[r] = st.win_kind[b]
+    out.fan[r] = st.win_fan[b]
+    out.patterns[r] = st.win_patterns[b]
+    out.win_hand[r] = st.win_hand[b]
+    out.win_melds[r] = st.win_melds[b]
+    out.discarder[r] = st.discarder[b]
+    out.liable[r] = st.liable[b]
+    for c in range(st.transfers.shape[1]):
+        for payer in range(4):
+            for payee in range(4):
+                amount = st.transfers[b, c, payer, payee]
+                out.nets[r, c, payee] += amount
+                out.nets[r, c, payer] -= amount
+
+
+# ---- the turn ----------------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _draw(st, p, b):
+    """C-P1 draw (kong replacements from the back, C-W3); an empty wall ends the hand (C-W4)."""
+    s = st.actor[b]
+    if _drawable(st, b) <= 0:
+        _trace(st, p, b, s, TRACE_EXHAUSTED, 0)
+        st.phase[b] = PH_END
+        return
+    if st.replacement[b] > 0 and p.replacement_from_back:
+        tile = st.wall[b, st.back[b]]
+        st.back[b] -= 1
+    else:
+        tile = st.wall[b, st.front[b]]
+        st.front[b] += 1
+    st.hands[b, s, tile] += 1
+    st.target[b] = tile
+    _reset_missed(st, b, s)
+    st.pung_blocked[b, s] = 0
+    _trace(st, p, b, s, TRACE_DRAW, tile)
+    st.phase[b] = PH_TURN
+
+
+@njit(cache=True, inline="always")
+def _turn_flags(st, b, s):
+    flags = 0
+    if _drawable(st, b) == 0:
+        flags |= LAST_TILE
+    if _first_turn_self_draw(st, b, s):
+        flags |= FIRST_TURN
+    return flags
+
+
+@njit(cache=True, inline="always")
+def _turn_legal(st, p, sp, tb, b, legal, found):
+    """Legal actions on the actor's own turn (C-P1)."""
+    s = st.actor[b]
+    hand = st.hands[b, s]
+    drew = st.target[b] >= 0
+    can_kong = drew and _drawable(st, b) > 0
+    for t in range(34):
+        if hand[t] > 0:
+            legal[DISCARD + t] = True
+        if can_kong and hand[t] == 4:
+            legal[CKONG + t] = True
+    if can_kong:
+        for m in range(st.n_melds[b, s]):
+            t = st.meld_tile[b, s, m]
+            if st.meld_kind[b, s, m] == MELD_PUNG and hand[t] >= 1:
+                legal[AKONG + t] = True
+    if drew:
+        flags = SELF_DRAW | _turn_flags(st, b, s)
+        if st.replacement[b] > 0:
+            flags |= KONG_REPLACEMENT
+        if _win_fan(st, p, sp, tb, b, s, hand, flags, found) >= 0:
+            legal[WIN] = True
+
+
+@njit(cache=True)
+def _add_meld(st, b, s, kind, tile, source):
+    m = st.n_melds[b, s]
+    st.meld_kind[b, s, m] = kind
+    st.meld_tile[b, s, m] = tile
+    st.meld_from[b, s, m] = source
+    st.n_melds[b, s] = m + 1
+    if kind == MELD_CHOW:
+        for k in range(3):
+            st.exposed[b, s, tile + k] += 1
+    else:
+        st.exposed[b, s, tile] += 4 if (kind == MELD_KONG or kind == MELD_CKONG) else 3
+    st.claims_made[b] = True
+
+
+@njit(cache=True)
+def _log_kong(st, b, s, kind, source):
+    k = st.n_kongs[b]
+    if k < st.kong_seat.shape[1]:
+        st.kong_seat[b, k] = s
+        st.kong_kind[b, k] = kind
+        st.kong_from[b, k] = source
+        st.n_kongs[b] = k + 1
+
+
+@njit(cache=True)
+def _complete_added_kong(st, p, b, s, t):
+    for m in range(st.n_melds[b, s]):
+        if st.meld_kind[b, s, m] == MELD_PUNG and st.meld_tile[b, s, m] == t:
+            st.meld_kind[b, s, m] = MELD_KONG
+    st.exposed[b, s, t] += 1
+    _log_kong(st, b, s, KONG_ADDED, -1)
+    st.replacement[b] = KONG_ADDED
+    st.replacement_from[b] = -1
+    st.actor[b] = s
+    st.phase[b] = PH_DRAW
+
+
+@njit(cache=True)
+def _apply_turn(st, p, sp, b, action, found):
+    s = st.actor[b]
+    if action == WIN:
+        kind = WIN_KONG_REPLACEMENT if st.replacement[b] > 0 else WIN_SELF_DRAW
+        _trace(st, p, b, s, WIN, st.target[b])
+        _record_win(st, p, sp, b, s, kind, st.hands[b, s].copy(), -1, 1, _turn_flags(st, b, s))
+        st.phase[b] = PH_END
+    elif action >= CKONG and action < AKONG:
+        t = action - CKONG
+        _trace(st, p, b, s, action, t)
+        st.hands[b, s, t] -= 4
+        _add_meld(st, b, s, MELD_CKONG, t, -1)
+        _log_kong(st, b, s, KONG_CONCEALED, -1)
+        st.replacement[b] = KONG_CONCEALED
+        st.replacement_from[b] = -1
+        st.phase[b] = PH_DRAW
+    elif action >= AKONG and action < WIN:
+        t = action - AKONG
+        _trace(st, p, b, s, action, t)
+        st.hands[b, s, t] -= 1
+        st.target[b] = t
+        if p.rob_kong:  # C-P4: the others may rob the added tile first
+            st.phase[b] = PH_ROB
+        else:
+            _complete_added_kong(st, p, b, s, t)
+    else:
+        t = action - DISCARD
+        _trace(st, p, b, s, action, t)
+        st.hands[b, s, t] -= 1
+        st.discards[b, s, t] += 1
+        st.discarded[b, s] += 1
+        st.discarded_kinds[b, s] |= np.int64(1) << t
+        st.turns[b] += 1
+        st.after_kong[b] = st.replacement[b] > 0
+        st.replacement[b] = 0
+        st.replacement_from[b] = -1
+        st.target[b] = t
+        st.phase[b] = PH_RESPONSE
+
+
+# ---- answers to a discard or an added kong -----------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def _answer_legal(st, p, sp, tb, b, s, legal, found):
+    """Legal answers of seat ``s`` to the actor's discard (C-P2) or added kong (C-P4). True if any but PASS."""
+    d = st.actor[b]
+    t = st.target[b]
+    hand = st.hands[b, s]
+    legal[PASS] = True
+    st.could_win[b, s] = False
+    st.could_pung[b, s] = False
+    any_option = False
+    counts = hand.copy()
+    counts[t] += 1
+    if st.phase[b] == PH_ROB:
+        own_discard = (st.discarded_kinds[b, s] >> t) & 1
+        if p.rob_own_discard or own_discard == 0:  # TDH-S1 option
+            if _win_fan(st, p, sp, tb, b, s, counts, ROBBED_KONG, found) >= 0:
+                legal[WIN] = True
+                any_option = True
+        return any_option
+    if p.discard_win:
+        flags = 0
+        if d == st.dealer[b] and st.turns[b] == 1 and not st.claims_made[b]:
+            flags |= FIRST_TURN  # 人和: the dealer's first discard
+        fan = _win_fan(st, p, sp, tb, b, s, counts, flags, found)
+        if fan >= 0:
+            blocked = False
+            if p.missed_win == 1:
+                blocked = ((st.missed_kinds[b, s] >> t) & 1) == 1  # JPH-P3
+            elif p.missed_win == 2:
+                blocked = st.missed_any[b, s]  # TDH-P3
+            elif p.missed_win == 3:
+                blocked = st.missed_fan[b, s] >= 0 and fan <= st.missed_fan[b, s] and _drawable(st, b) >= 4
+            if not blocked:
+                legal[WIN] = True
+                st.could_win[b, s] = True
+                st.answer_fan[b, s] = fan
+                any_option = True
+    if _drawable(st, b) > 0:  # a claim needs a discard (or a replacement) to follow
+        if hand[t] >= 2 and ((st.pung_blocked[b, s] >> t) & 1) == 0:
+            legal[PUNG] = True
+            st.could_pung[b, s] = True
+            any_option = True
+        if hand[t] == 3:
+            legal[KONG] = True
+            any_option = True
+        if p.chow and s == (d + 1) % 4 and t < 27:
+            r = t % 9
+            if r <= 6 and hand[t + 1] > 0 and hand[t + 2] > 0:
+                legal[CHOW_LOW] = True
+                any_option = True
+            if 1 <= r <= 7 and hand[t - 1] > 0 and hand[t + 1] > 0:
+                legal[CHOW_MID] = True
+                any_option = True
+            if r >= 2 and hand[t - 2] > 0 and hand[t - 1] > 0:
+                legal[CHOW_HIGH] = True
+                any_option = True
+    return any_option
+
+
+@njit(cache=True)
+def _check_liability(st, p, b, s, d, t, kind):
+    """JPH-S4 十二张落地 and JPH-S5 limit-hand triggers after seat ``s`` claims ``d``'s tile ``t``."""
+    exposed_sets = 0
+    wind_pungs = 0
+    dragon_pungs = 0
+    for m in range(st.n_melds[b, s]):
+        mk = st.meld_kind[b, s, m]
+        if mk == MELD_CKONG:
+            continue
+        exposed_sets += 1
+        if mk != MELD_CHOW:
+            tile = st.meld_tile[b, s, m]
+            if 27 <= tile <= 30:
+                wind_pungs += 1
+            elif tile >= 31:
+                dragon_pungs += 1
+    if st.liable_for[b, s] >= 0:
+        return
+    if p.liability_twelve_tiles and exposed_sets == 4:
+        if not (p.liability_first_only and st.liability_used[b, d]):  # 包先不包后
+            st.liable_for[b, s] = d
+            st.liability_used[b, d] = True
+            return
+    if p.liability_limit_hands and kind != MELD_CHOW:
+        if (27 <= t <= 30 and wind_pungs == 4) or (t >= 31 and dragon_pungs == 3):
+            st.liable_for[b, s] = d
+
+
+@njit(cache=True)
+def _claim(st, p, b, s, action):
+    d = st.actor[b]
+    t = st.target[b]
+    _trace(st, p, b, s, action, t)
+    st.discards[b, d, t] -= 1  # the tile leaves the river for the meld
+    _reset_missed(st, b, s)  # JPH-P3: a claim is 动牌
+    if action == PUNG:
+        st.hands[b, s, t] -= 2
+        _add_meld(st, b, s, MELD_PUNG, t, d)
+        kind = MELD_PUNG
+    elif action == KONG:
+        st.hands[b, s, t] -= 3
+        _add_meld(st, b, s, MELD_KONG, t, d)
+        _log_kong(st, b, s, KONG_FROM_DISCARD, d)
+        kind = MELD_KONG
+    else:
+        low = t if action == CHOW_LOW else (t - 1 if action == CHOW_MID else t - 2)
+        for k in range(3):
+            if low + k != t:
+                st.hands[b, s, low + k] -= 1
+        _add_meld(st, b, s, MELD_CHOW, low, d)
+        kind = MELD_CHOW
+    _check_liability(st, p, b, s, d, t, kind)
+    st.actor[b] = s
+    if action == KONG:  # C-P3: a kong from a discard draws a replacement
+        st.replacement[b] = KONG_FROM_DISCARD
+        st.replacement_from[b] = d
+        st.phase[b] = PH_DRAW
+    else:
+        st.target[b] = -1
+        st.phase[b] = PH_TURN
+
+
+@njit(cache=True)
+def _resolve(st, p, sp, b):
+    """Settle the answers to a discard or an added kong by priority (C-P2, C-P4)."""
+    d = st.actor[b]
+    t = st.target[b]
+    robbing = st.phase[b] == PH_ROB
+    n_win = 0
+    order = np.empty(3, np.int64)
+    for r in range(1, 4):
+        s = (d + r) % 4
+        if st.responses[b, s] == WIN:
+            if n_win == 0 or p.multiple_win:  # C-P2: else the first in turn order (截胡)
+                order[n_win] = s
+                n_win += 1
+    if not robbing:
+        for r in range(1, 4):  # missed wins (漏胡 / 过手 / 过水)
+            s = (d + r) % 4
+            if st.could_win[b, s] and st.responses[b, s] != WIN:
+                if p.missed_win == 1:
+                    st.missed_kinds[b, s] |= np.int64(1) << t
+                elif p.missed_win == 2:
+                    st.missed_any[b, s] = True
+                elif p.missed_win == 3:
+                    st.missed_fan[b, s] = max(st.missed_fan[b, s], st.answer_fan[b, s])
+    if n_win > 0:
+        kind = WIN_ROBBED_KONG if robbing else WIN_DISCARD
+        if not robbing:
+            st.discards[b, d, t] -= 1
+        for i in range(n_win):
+            s = order[i]
+            counts = st.hands[b, s].copy()
+            counts[t] += 1
+            flags = 0
+            if (not robbing) and d == st.dealer[b] and st.turns[b] == 1 and not st.claims_made[b]:
+                flags |= FIRST_TURN
+            _trace(st, p, b, s, WIN, t)
+            _record_win(st, p, sp, b, s, kind, counts, d, n_win, flags)
+        st.responses[b] = -1
+        st.phase[b] = PH_END
+        return
+    if robbing:
+        st.responses[b] = -1
+        _complete_added_kong(st, p, b, d, t)
+        return
+    claimer = -1
+    claim = PASS
+    for r in range(1, 4):
+        s = (d + r) % 4
+        a = st.responses[b, s]
+        if a == PUNG or a == KONG:
+            claimer = s
+            claim = a
+    if claimer < 0:
+        s = (d + 1) % 4
+        a = st.responses[b, s]
+        if a == CHOW_LOW or a == CHOW_MID or a == CHOW_HIGH:
+            claimer = s
+            claim = a
+    if p.missed_pung:  # TDH-P3 / SHT-P4: a passed pung waits for the seat's next draw
+        for r in range(1, 4):
+            s = (d + r) % 4
+            if st.could_pung[b, s] and s != claimer:
+                st.pung_blocked[b, s] |= np.int64(1) << t
+    st.responses[b] = -1
+    if claimer >= 0:
+        _claim(st, p, b, claimer, claim)
+    else:
+        st.actor[b] = (d + 1) % 4
+        st.phase[b] = PH_DRAW
+
+
+# ---- observations --------------------------------------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def _observe(st, p, b, s, decision, obs, row):
+    hand = st.hands[b, s]
+    obs.hand[row] = hand
+    obs.n_concealed[row] = hand.sum()
+    sets = (5 if p.hand_size == 16 else 4) - st.n_melds[b, s]
+    obs.sets_needed[row] = sets
+    for t in range(34):
+        obs.visible[row, t] = hand[t]
+    for r in range(4):
+        other = (s + r) % 4
+        obs.meld_count[row, r] = st.n_melds[b, other]
+        for t in range(34):
+            obs.exposed[row, r, t] = st.exposed[b, other, t]
+            obs.discards[row, r, t] = st.discards[b, other, t]
+            obs.visible[row, t] += st.exposed[b, other, t] + st.discards[b, other, t]
+    obs.wall_left[row] = _drawable(st, b)
+    obs.seat_offset[row] = (s - st.dealer[b]) % 4
+    obs.round_wind[row] = st.round_wind[b]
+    obs.decision[row] = decision
+    obs.target[row] = st.target[b]
+    obs.target_from[row] = -1 if decision == TURN else (st.actor[b] - s) % 4
+
+
+@njit(cache=True)
+def collect(st, p, sp, tb, queue, out, obs, legal, row_table, row_seat):
+    """Advance every table to its next decision; return the number of decision rows written.
+
+    A table whose hand ended while ``out`` is full waits in PH_END until the
+    caller has flushed the records.
+    """
+    found = np.zeros(N_PATTERNS, np.int8)
+    rows = 0
+    capacity = out.hand_id.size
+    for b in range(st.phase.size):
+        while True:
+            phase = st.phase[b]
+            if phase == PH_IDLE:
+                break
+            if phase == PH_DRAW:
+                _draw(st, p, b)
+                continue
+            if phase == PH_END:
+                if out.count[0] >= capacity:
+                    break
+                settle(st, p, b)
+                _finish(st, p, b, out)
+                _start_next(st, p, b, queue)
+                continue
+            if phase == PH_TURN:
+                legal[rows] = False
+                _turn_legal(st, p, sp, tb, b, legal[rows], found)
+                _observe(st, p, b, st.actor[b], TURN, obs, rows)
+                row_table[rows] = b
+                row_seat[rows] = st.actor[b]
+                rows += 1
+                break
+            # PH_RESPONSE or PH_ROB
+            asked = 0
+            decision = ROB if phase == PH_ROB else RESPONSE
+            for r in range(1, 4):
+                s = (st.actor[b] + r) % 4
+                legal[rows] = False
+                st.responses[b, s] = PASS
+                if _answer_legal(st, p, sp, tb, b, s, legal[rows], found):
+                    st.responses[b, s] = -1
+                    _observe(st, p, b, s, decision, obs, rows)
+                    row_table[rows] = b
+                    row_seat[rows] = s
+                    rows += 1
+                    asked += 1
+            if asked:
+                break
+            _resolve(st, p, sp, b)
+    return rows
+
+
+@njit(cache=True)
+def apply(st, p, sp, rows, row_table, row_seat, actions):
+    """Apply one action per decision row, then resolve every answered discard or kong."""
+    found = np.zeros(N_PATTERNS, np.int8)
+    answers = np.zeros(rows, np.bool_)
+    for i in range(rows):
+        b = row_table[i]
+        if st.phase[b] == PH_TURN:
+            _apply_turn(st, p, sp, b, actions[i], found)
+        else:
+            st.responses[b, row_seat[i]] = actions[i]
+            answers[i] = True
+    for i in range(rows):
+        b = row_table[i]
+        # a discard made just now is answered in the next step, not here
+        if answers[i] and (st.phase[b] == PH_RESPONSE or st.phase[b] == PH_ROB):
+            _resolve(st, p, sp, b)
+
+
+@njit(cache=True)
+def seat_streams(st, rows, row_table, row_seat, rng_rows):
+    """Copy each decision row's seat stream out (policies advance them)."""
+    for i in range(rows):
+        rng_rows[i] = st.rng[row_table[i], 1 + row_seat[i]]
+
+
+@njit(cache=True)
+def store_streams(st, rows, row_table, row_seat, rng_rows):
+    for i in range(rows):
+        st.rng[row_table[i], 1 + row_seat[i]] = rng_rows[i]
+
+
+@njit(cache=True)
+def start_tables(st, p, queue):
+    """Give every idle table its first session's first hand."""
+    for b in range(st.phase.size):
+        if st.phase[b] == PH_IDLE:
+            _start_next(st, p, b, queue)
+
+
+
+@njit(cache=True)
+def start_hand_at(st, p, b, session, hand_in_session, dealer, round_wind, streak):
+    """Start one given hand on table ``b`` (replay): its seed follows from the run key and hand id."""
+    _start_hand(st, p, b, session, hand_in_session, dealer, round_wind, streak, dealer)
+
+
+@njit(cache=True)
+def deal_wall(st, p, b, wall):
+    """Replace table ``b``'s wall with ``wall`` (tile kinds in draw order) and deal it again.
+
+    For scripted tests and for playing one wall from several seatings.
+    """
+    for i in range(wall.size):
+        st.wall[b, i] = wall[i]
+    _deal(st, p, b)

@@ -1,0 +1,97 @@
+"""What a player sees at a decision: the ``Observation`` arrays and the ``PolicyRules``.
+
+The engine fills one row per pending decision; policies read only these
+arrays (never the wall or other players' concealed tiles).  Other players
+appear by relative position r = (their seat - my seat) % 4: 1 下家 (plays
+after me), 2 对家, 3 上家; r = 0 is the player themself.
+"""
+
+from typing import NamedTuple
+
+import numpy as np
+
+
+class Observation(NamedTuple):
+    hand: np.ndarray  # int8 (N, 34): own concealed tiles (on TURN incl. the drawn tile)
+    n_concealed: np.ndarray  # int8 (N,)
+    sets_needed: np.ndarray  # int8 (N,): sets still to make in the concealed part
+    exposed: np.ndarray  # int8 (N, 4, 34): tiles of declared melds per relative seat (concealed kongs too)
+    meld_count: np.ndarray  # int8 (N, 4): melds declared per relative seat
+    discards: np.ndarray  # int8 (N, 4, 34): tiles each relative seat has discarded
+    visible: np.ndarray  # int8 (N, 34): own hand + every exposed meld + every discard (unseen = 4 - visible)
+    wall_left: np.ndarray  # int16 (N,): drawable tiles left
+    seat_offset: np.ndarray  # int8 (N,): offset from the dealer (seat wind tile = 27 + offset)
+    round_wind: np.ndarray  # int8 (N,): 0..3 (round wind tile = 27 + round_wind)
+    decision: np.ndarray  # int8 (N,): TURN, RESPONSE or ROB
+    target: np.ndarray  # int8 (N,): tile discarded/added (RESPONSE/ROB) or just drawn (TURN; -1 after a claim)
+    target_from: np.ndarray  # int8 (N,): relative seat of the discarder/konger; -1 on TURN
+
+
+def empty_observation(rows: int) -> Observation:
+    """Preallocated observation buffers for up to ``rows`` decision rows."""
+    return Observation(
+        hand=np.zeros((rows, 34), np.int8),
+        n_concealed=np.zeros(rows, np.int8),
+        sets_needed=np.zeros(rows, np.int8),
+        exposed=np.zeros((rows, 4, 34), np.int8),
+        meld_count=np.zeros((rows, 4), np.int8),
+        discards=np.zeros((rows, 4, 34), np.int8),
+        visible=np.zeros((rows, 34), np.int8),
+        wall_left=np.zeros(rows, np.int16),
+        seat_offset=np.zeros(rows, np.int8),
+        round_wind=np.zeros(rows, np.int8),
+        decision=np.zeros(rows, np.int8),
+        target=np.zeros(rows, np.int8),
+        target_from=np.zeros(rows, np.int8),
+    )
+
+
+def take(obs: Observation, rows) -> Observation:
+    """The observation rows ``rows`` (an index array or slice)."""
+    return Observation(*(field[rows] for field in obs))
+
+
+class PolicyRules(NamedTuple):
+    """The parts of the ruleset a policy may know (all public rules)."""
+
+    forms: int  # shanten forms bits: 1 standard, 2 seven pairs, 4 thirteen orphans, 8 distinct pairs only
+    min_fan: int  # JPH-P4: a win below it is illegal (the legal mask already enforces it)
+    chow: bool
+    family: int  # 0 jipinghu, 1 tuidaohu, 2 xuezhan, 3 shuitou
+    fan_all_pungs: int  # what the ruleset pays for the shapes the value policy chases (0 if nothing)
+    fan_half_flush: int
+    fan_full_flush: int
+    fan_dragon_pung: int  # per dragon pung (JPH-F3 bonus)
+    fan_wind_pung: int  # seat/round wind pung bonus
+    fan_seven_pairs: int
+    liability_twelve_tiles: bool  # JPH-S4: the defensive policy avoids feeding a fourth exposed set
+    liability_limit_hands: bool  # JPH-S5
+
+
+FAMILY_IDS = {"jipinghu": 0, "tuidaohu": 1, "xuezhan": 2, "shuitou": 3}
+
+
+def policy_rules(ruleset) -> PolicyRules:
+    """The policy-visible summary of a ``Ruleset``."""
+    forms = 1
+    if "seven_pairs" in ruleset.win_forms:
+        forms |= 2 | (0 if ruleset.seven_pairs_quads else 8)
+    if "thirteen_orphans" in ruleset.win_forms:
+        forms |= 4
+    fan = dict(ruleset.fan) | dict(ruleset.limit_fan) | dict(ruleset.xz_fan)
+    big = 1 if ruleset.hand_value == "small_big" else 0
+    bonuses = set(ruleset.bonuses)
+    return PolicyRules(
+        forms=forms,
+        min_fan=ruleset.min_fan,
+        chow=ruleset.chow,
+        family=FAMILY_IDS[ruleset.family],
+        fan_all_pungs=fan.get("all_pungs", 0),
+        fan_half_flush=fan.get("half_flush", 0),
+        fan_full_flush=fan.get("full_flush", big if "full_flush" in ruleset.big_hands else 0),
+        fan_dragon_pung=1 if "dragon_pung" in bonuses else 0,
+        fan_wind_pung=1 if ("seat_wind" in bonuses or "round_wind" in bonuses) else 0,
+        fan_seven_pairs=fan.get("seven_pairs", big if "seven_pairs" in ruleset.big_hands else 0),
+        liability_twelve_tiles=ruleset.liability_twelve_tiles,
+        liability_limit_hands=ruleset.liability_limit_hands,
+    )

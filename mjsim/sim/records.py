@@ -1,0 +1,128 @@
+"""Finished hands as columnar arrays: the engine appends, the runner flushes.
+
+``HandRecords`` is the compiled engine's output buffer (one row per hand);
+``rows_to_columns`` turns a filled prefix into plain Python/numpy columns in
+the log's vocabulary (tile notation, pattern ids, win kind names) for
+:mod:`mjsim.io`.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from mjsim.sim.constants import MAX_MELDS, MELD_NAMES, WIN_KIND_NAMES
+from mjsim.sim.fastscore import N_PATTERNS, PATTERN_IDS
+from mjsim.sim.state import N_COMPONENTS
+from mjsim.tiles import format_counts, tile_name
+
+
+class HandRecords(NamedTuple):
+    count: np.ndarray  # int64 (1,): rows filled
+    hand_id: np.ndarray  # int64 (R,)
+    seed: np.ndarray  # uint64 (R,)
+    session: np.ndarray  # int64 (R,)
+    hand_in_session: np.ndarray  # int32 (R,)
+    dealer: np.ndarray  # int8 (R,)
+    round_wind: np.ndarray  # int8 (R,)
+    streak: np.ndarray  # int16 (R,)
+    turns: np.ndarray  # int16 (R,)
+    wall_left: np.ndarray  # int16 (R,)
+    n_winners: np.ndarray  # int8 (R,)
+    winners: np.ndarray  # int8 (R, 4)
+    win_kind: np.ndarray  # int8 (R, 4)
+    fan: np.ndarray  # int16 (R, 4)
+    patterns: np.ndarray  # int8 (R, 4, N_PATTERNS)
+    win_hand: np.ndarray  # int8 (R, 4, 34)
+    win_melds: np.ndarray  # int8 (R, 4, MAX_MELDS, 2)
+    discarder: np.ndarray  # int8 (R,)
+    liable: np.ndarray  # int8 (R,)
+    nets: np.ndarray  # int64 (R, N_COMPONENTS, 4): per component, per absolute seat
+
+
+def allocate_records(capacity: int) -> HandRecords:
+    r = capacity
+    return HandRecords(
+        count=np.zeros(1, np.int64),
+        hand_id=np.zeros(r, np.int64),
+        seed=np.zeros(r, np.uint64),
+        session=np.zeros(r, np.int64),
+        hand_in_session=np.zeros(r, np.int32),
+        dealer=np.zeros(r, np.int8),
+        round_wind=np.zeros(r, np.int8),
+        streak=np.zeros(r, np.int16),
+        turns=np.zeros(r, np.int16),
+        wall_left=np.zeros(r, np.int16),
+        n_winners=np.zeros(r, np.int8),
+        winners=np.zeros((r, 4), np.int8),
+        win_kind=np.zeros((r, 4), np.int8),
+        fan=np.zeros((r, 4), np.int16),
+        patterns=np.zeros((r, 4, N_PATTERNS), np.int8),
+        win_hand=np.zeros((r, 4, 34), np.int8),
+        win_melds=np.zeros((r, 4, MAX_MELDS, 2), np.int8),
+        discarder=np.zeros(r, np.int8),
+        liable=np.zeros(r, np.int8),
+        nets=np.zeros((r, N_COMPONENTS, 4), np.int64),
+    )
+
+
+def meld_strings(melds: np.ndarray) -> list[str]:
+    """C-T5 meld notation for one winner's (MAX_MELDS, 2) kind/tile rows."""
+    out = []
+    for kind, tile in melds:
+        if kind == 0:
+            break
+        name = MELD_NAMES[kind]
+        if name == "chow":
+            out.append(f"chow:{format_counts(np.bincount([tile, tile + 1, tile + 2], minlength=34))}")
+        else:
+            out.append(f"{name}:{tile_name(int(tile))}")
+    return out
+
+
+def pattern_list(counts: np.ndarray) -> list[str]:
+    """Pattern ids, repeated by count, in PATTERN_IDS order."""
+    return [PATTERN_IDS[i] for i in np.flatnonzero(counts) for _ in range(int(counts[i]))]
+
+
+def rows_to_columns(records: HandRecords, n: int) -> dict[str, list | np.ndarray]:
+    """The first ``n`` rows as log columns (lists per winner in win order)."""
+    cols: dict[str, list | np.ndarray] = {
+        "hand_id": records.hand_id[:n].copy(),
+        "seed": records.seed[:n].astype(np.uint64),
+        "session": records.session[:n].copy(),
+        "hand_in_session": records.hand_in_session[:n].copy(),
+        "dealer": records.dealer[:n].copy(),
+        "round_wind": records.round_wind[:n].copy(),
+        "streak": records.streak[:n].copy(),
+        "turns": records.turns[:n].copy(),
+        "wall_left": records.wall_left[:n].copy(),
+    }
+    winners, kinds, fans, patterns, hands, melds = [], [], [], [], [], []
+    for row in range(n):
+        k = int(records.n_winners[row])
+        winners.append(records.winners[row, :k].astype(int).tolist())
+        kinds.append([WIN_KIND_NAMES[x] for x in records.win_kind[row, :k]])
+        fans.append(records.fan[row, :k].astype(int).tolist())
+        patterns.append([pattern_list(records.patterns[row, i]) for i in range(k)])
+        hands.append([format_counts(records.win_hand[row, i]) for i in range(k)])
+        melds.append([meld_strings(records.win_melds[row, i]) for i in range(k)])
+    discarder = records.discarder[:n].astype(np.int64)
+    liable = records.liable[:n].astype(np.int64)
+    cols |= {
+        "winners": winners,
+        "discarder": [None if d < 0 else int(d) for d in discarder],
+        "win_kind": kinds,
+        "fan": fans,
+        "patterns": patterns,
+        "win_hands": hands,
+        "win_melds": melds,
+        "liable": [None if x < 0 else int(x) for x in liable],
+    }
+    nets = records.nets[:n]
+    cols["net"] = nets.sum(axis=1)
+    for index, name in enumerate(("win", "kong", "horse", "liability", "penalty")):
+        cols[f"net_{name}"] = nets[:, index, :].copy()
+    assert N_COMPONENTS == 5
+    return cols

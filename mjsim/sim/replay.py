@@ -1,0 +1,104 @@
+"""Replay one logged hand from its seed and print it turn by turn (for debugging and teaching)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from mjsim.hand.fast import hand_tables
+from mjsim.io.dataset import read_run_info, scan_hands
+from mjsim.rules import loads
+from mjsim.sim import engine
+from mjsim.sim.constants import (
+    AKONG, CHOW_HIGH, CHOW_LOW, CHOW_MID, CKONG, KONG, N_ACTIONS, PUNG, WIN,
+)  # fmt: skip
+from mjsim.sim.fastscore import score_params
+from mjsim.sim.observation import empty_observation, policy_rules
+from mjsim.sim.records import allocate_records, rows_to_columns
+from mjsim.sim.rng import root_key
+from mjsim.sim.runner import _decide, seat_policies
+from mjsim.sim.state import allocate_state, engine_params
+from mjsim.tiles import format_counts, tile_name
+
+WINDS = "东南西北"
+
+
+def replay_hand(run_dir, hand_id: int) -> tuple[list[str], dict]:
+    """Re-simulate ``hand_id`` of the run; return the narrated lines and the replayed record."""
+    import polars as pl
+
+    info = read_run_info(run_dir)
+    rows = scan_hands(run_dir).filter(pl.col("hand_id") == hand_id).collect()
+    if rows.height == 0:
+        raise ValueError(f"hand {hand_id} is not in {run_dir}")
+    row = rows.row(0, named=True)
+    ruleset = loads(info["ruleset_toml"], name=info["ruleset"])
+    seats = seat_policies(info["policies"])
+    params = engine_params(
+        ruleset, session_length=info["session_length"], seed_key=root_key(info["seed"]), trace=True
+    )
+    scoring = score_params(ruleset)
+    tb = hand_tables()
+    st = allocate_state(1)
+    out = allocate_records(4)
+    queue = np.array([0, 0], np.int64)  # nothing after this hand
+    engine.start_hand_at(st, params, 0, row["session"], row["hand_in_session"], row["dealer"], row["round_wind"],
+                         row["streak"])
+    dealt = st.hands[0].copy()
+    obs = empty_observation(3)
+    legal = np.zeros((3, N_ACTIONS), np.bool_)
+    row_table = np.zeros(3, np.int64)
+    row_seat = np.zeros(3, np.int64)
+    actions = np.zeros(3, np.int16)
+    rng_rows = np.zeros(3, np.uint64)
+    rules = policy_rules(ruleset)
+    while True:
+        n = engine.collect(st, params, scoring, tb, queue, out, obs, legal, row_table, row_seat)
+        if n == 0:
+            break
+        engine.seat_streams(st, n, row_table, row_seat, rng_rows)
+        _decide(seats, np.array(seats.groups), obs, legal, rng_rows, actions, row_seat, n, rules)
+        engine.store_streams(st, n, row_table, row_seat, rng_rows)
+        engine.apply(st, params, scoring, n, row_table, row_seat, actions)
+    record = {k: (v[0] if len(v) else None) for k, v in rows_to_columns(out, int(out.count[0])).items()}
+    lines = _narrate(st, dealt, row, seats.specs)
+    lines.append(
+        f"result: winners {record['winners']} {record['win_kind']} fan {record['fan']} "
+        f"patterns {record['patterns']} net {list(record['net'])}"
+    )
+    return lines, record
+
+
+def _narrate(st, dealt, row, specs) -> list[str]:
+    lines = [
+        f"hand {row['hand_id']} (session {row['session']}, hand {row['hand_in_session']}), "
+        f"dealer seat {row['dealer']}, round wind {WINDS[row['round_wind']]}, streak {row['streak']}",
+    ]
+    for seat in range(4):
+        lines.append(f"  seat {seat} [{specs[seat]}] dealt {format_counts(dealt[seat])}")
+    for k in range(int(st.trace_len[0])):
+        seat, action, tile = (int(x) for x in st.trace[0, k])
+        lines.append(f"  seat {seat}: {_action_text(action, tile)}")
+    return lines
+
+
+def _action_text(action: int, tile: int) -> str:
+    name = tile_name(tile)
+    if action == engine.TRACE_DEAL:
+        return "deals (first turn)"
+    if action == engine.TRACE_DRAW:
+        return f"draws {name}"
+    if action == engine.TRACE_EXHAUSTED:
+        return "cannot draw: the wall is empty (exhaustive draw)"
+    if action == WIN:
+        return f"wins on {name}"
+    if action == PUNG:
+        return f"pungs {name}"
+    if action == KONG:
+        return f"kongs {name} (from the discard)"
+    if action in (CHOW_LOW, CHOW_MID, CHOW_HIGH):
+        return f"chows {name}"
+    if CKONG <= action < AKONG:
+        return f"declares a concealed kong of {name}"
+    if AKONG <= action < WIN:
+        return f"adds {name} to its pung (added kong)"
+    return f"discards {name}"

@@ -1,0 +1,154 @@
+"""Drive the compiled engine over a range of sessions and hand back the records in chunks.
+
+``play_sessions`` is the single-process loop: ``collect`` decisions, ask each
+seat's policy (grouped so each policy sees one batch), ``apply``, and flush
+finished hands whenever the record buffer fills.  Parallel runs split the
+session range (``mjsim.sim.parallel``); a hand's content depends only on its
+seed, so the split never changes the rows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+import numpy as np
+
+from mjsim.hand.fast import hand_tables
+from mjsim.sim import engine
+from mjsim.sim.constants import N_ACTIONS
+from mjsim.sim.fastscore import score_params
+from mjsim.sim.observation import empty_observation, policy_rules, take
+from mjsim.sim.records import allocate_records, rows_to_columns
+from mjsim.sim.rng import root_key
+from mjsim.sim.state import allocate_state, engine_params
+
+SUPPORTED_FAMILIES = ("jipinghu",)
+
+
+@dataclass(frozen=True)
+class SeatPolicies:
+    """The policy of each absolute seat: objects with ``act``, their parameter arrays and spec strings.
+
+    ``groups[seat]`` numbers the distinct (policy, parameters) pairs, so seats
+    that play alike are asked in one batch.
+    """
+
+    policies: tuple
+    params: tuple
+    specs: tuple[str, str, str, str]
+    groups: tuple[int, int, int, int]
+
+
+def check_supported(ruleset) -> None:
+    """The engine plays these families so far; say so clearly for the rest."""
+    if ruleset.family not in SUPPORTED_FAMILIES:
+        raise NotImplementedError(
+            f"the simulator plays {', '.join(SUPPORTED_FAMILIES)} so far; {ruleset.family!r} "
+            f"({ruleset.name}) comes in a later issue"
+        )
+
+
+def play_sessions(
+    ruleset,
+    seats: SeatPolicies,
+    *,
+    seed: int,
+    first_session: int,
+    end_session: int,
+    session_length: int = 1,
+    first_dealer: int = -1,
+    round_wind: int = 0,
+    tables: int = 2048,
+    chunk_rows: int = 20_000,
+    trace: bool = False,
+    on_hands: Callable[[int], None] | None = None,
+) -> Iterator[dict]:
+    """Play sessions ``[first_session, end_session)`` and yield record columns, ``chunk_rows`` hands at most each.
+
+    Rows come out in the order hands finish; ``hand_id`` identifies them
+    (``session * session_length + hand_in_session``).
+    """
+    check_supported(ruleset)
+    sessions = end_session - first_session
+    tables = max(1, min(tables, sessions))
+    params = engine_params(
+        ruleset, session_length=session_length, first_dealer=first_dealer, first_round_wind=round_wind,
+        seed_key=root_key(seed), trace=trace,
+    )  # fmt: skip
+    scoring = score_params(ruleset)
+    tb = hand_tables()
+    rules = policy_rules(ruleset)
+    state = allocate_state(tables)
+    queue = np.array([first_session, end_session], np.int64)
+    out = allocate_records(max(chunk_rows, tables))
+    max_rows = 3 * tables
+    obs = empty_observation(max_rows)
+    legal = np.zeros((max_rows, N_ACTIONS), np.bool_)
+    row_table = np.zeros(max_rows, np.int64)
+    row_seat = np.zeros(max_rows, np.int64)
+    actions = np.zeros(max_rows, np.int16)
+    rng_rows = np.zeros(max_rows, np.uint64)
+    seat_policy = np.array(seats.groups, np.int64)
+    engine.start_tables(state, params, queue)
+    while True:
+        rows = engine.collect(state, params, scoring, tb, queue, out, obs, legal, row_table, row_seat)
+        if out.count[0] >= chunk_rows or (rows == 0 and out.count[0] > 0):
+            n = int(out.count[0])
+            columns = rows_to_columns(out, n)
+            out.count[0] = 0
+            out.nets[:n] = 0
+            if on_hands is not None:
+                on_hands(n)
+            yield columns
+            if rows == 0:
+                continue
+        if rows == 0:
+            return
+        engine.seat_streams(state, rows, row_table, row_seat, rng_rows)
+        _decide(seats, seat_policy, obs, legal, rng_rows, actions, row_seat, rows, rules)
+        engine.store_streams(state, rows, row_table, row_seat, rng_rows)
+        engine.apply(state, params, scoring, rows, row_table, row_seat, actions)
+
+
+def _decide(seats, seat_policy, obs, legal, rng_rows, actions, row_seat, rows, rules) -> None:
+    """Ask each seat's policy for its rows' actions; check every answer is legal."""
+    owner = seat_policy[row_seat[:rows]]
+    for index in np.unique(owner):
+        idx = np.flatnonzero(owner == index)
+        seat = seats.groups.index(index)
+        streams = rng_rows[idx]
+        chosen = seats.policies[seat].act(take(obs, idx), legal[idx], streams, seats.params[seat], rules)
+        rng_rows[idx] = streams
+        ok = legal[idx, chosen]
+        if not ok.all():
+            bad = int(np.flatnonzero(~ok)[0])
+            raise RuntimeError(f"policy {seats.specs[seat]!r} chose the illegal action {int(chosen[bad])}")
+        actions[idx] = chosen
+
+
+def seat_policies(specs) -> SeatPolicies:
+    """Parse ``"efficiency"`` or four comma-separated specs into per-seat policies."""
+    from mjsim.agents import parse_policy
+
+    parts = [specs] if isinstance(specs, str) else list(specs)
+    if len(parts) == 1 and isinstance(parts[0], str) and "," in parts[0] and ":" not in parts[0]:
+        parts = parts[0].split(",")
+    if len(parts) == 1:
+        parts = parts * 4
+    if len(parts) != 4:
+        raise ValueError(f"give one policy or four (one per seat), got {len(parts)}: {parts}")
+    parsed = [parse_policy(p.strip()) for p in parts]
+    specs = tuple(_spec(policy, values) for policy, values in parsed)
+    groups = tuple(specs.index(spec) for spec in specs)
+    return SeatPolicies(
+        tuple(policy for policy, _ in parsed), tuple(values for _, values in parsed), specs, groups
+    )
+
+
+def _spec(policy, values) -> str:
+    defaults = list(policy.default_params)
+    if not defaults:
+        return policy.name
+    text = ",".join(f"{k}={v:g}" for k, v in zip(defaults, values))
+    return f"{policy.name}:{text}"

@@ -1,0 +1,227 @@
+"""The batch state: every table's hand as arrays with a leading table axis.
+
+``State`` holds what the engine mutates; ``EngineParams`` what it reads from
+the ruleset and the run.  Both are NamedTuples of numpy arrays and scalars
+so that compiled code can take them whole.  Shapes use ``B`` tables, four
+absolute seats, 34 tile kinds and up to ``MAX_MELDS`` melds a seat.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from mjsim.sim.constants import MAX_MELDS, MAX_WALL
+from mjsim.sim.fastscore import N_PATTERNS
+from mjsim.sim.observation import FAMILY_IDS
+from mjsim.tiles import tile_set_wall
+
+# phases of a table
+PH_DRAW = 0  # the actor must draw (or the wall is empty: exhaustive draw)
+PH_TURN = 1  # the actor decides: win, kong or discard
+PH_RESPONSE = 2  # the others answer the actor's discard
+PH_ROB = 3  # the others may rob the actor's added kong
+PH_END = 4  # the hand is over: settle, record, start the next
+PH_IDLE = 5  # no hands left for this table
+
+N_COMPONENTS = 5  # transfer components, C-M1
+C_WIN, C_KONG, C_HORSE, C_LIABILITY, C_PENALTY = range(N_COMPONENTS)
+COMPONENT_NAMES = ("win", "kong", "horse", "liability", "penalty")
+MAX_KONGS = 16
+TRACE_LEN = 400
+
+
+class State(NamedTuple):
+    wall: np.ndarray  # int8 (B, MAX_WALL): tile kinds in draw order
+    front: np.ndarray  # int16 (B,): next tile drawn from the front
+    back: np.ndarray  # int16 (B,): next tile drawn from the back (replacements); drawable = back - front + 1
+    hands: np.ndarray  # int8 (B, 4, 34)
+    meld_kind: np.ndarray  # int8 (B, 4, MAX_MELDS)
+    meld_tile: np.ndarray  # int8 (B, 4, MAX_MELDS)
+    meld_from: np.ndarray  # int8 (B, 4, MAX_MELDS): seat whose discard made it, -1 own tiles
+    n_melds: np.ndarray  # int8 (B, 4)
+    exposed: np.ndarray  # int8 (B, 4, 34): tiles in each seat's melds
+    discards: np.ndarray  # int8 (B, 4, 34): each seat's discards still in its river
+    discarded: np.ndarray  # int16 (B, 4): discards made by each seat this hand
+    discarded_kinds: np.ndarray  # int64 (B, 4): bit per kind the seat has discarded this hand (TDH-S1)
+    phase: np.ndarray  # int8 (B,)
+    actor: np.ndarray  # int8 (B,): seat to draw/decide, or whose discard/kong is answered
+    target: np.ndarray  # int8 (B,): tile drawn (TURN; -1 after a claim) / discarded / added
+    dealer: np.ndarray  # int8 (B,)
+    round_wind: np.ndarray  # int8 (B,)
+    streak: np.ndarray  # int16 (B,): hands the dealer has kept the deal in a row (0 on a new dealer)
+    session_dealer: np.ndarray  # int8 (B,): the session's first dealer (round wind advances on return)
+    turns: np.ndarray  # int16 (B,): discards made this hand
+    claims_made: np.ndarray  # bool (B,): any chow, pung or kong this hand (ends 天和/地和/人和 chances)
+    replacement: np.ndarray  # int8 (B,): this turn's draw replaced a kong of that kind (KONG_*), else 0
+    replacement_from: np.ndarray  # int8 (B,): discarder whose tile made that kong, -1
+    after_kong: np.ndarray  # bool (B,): the discard being answered follows the discarder's kong
+    missed_kinds: np.ndarray  # int64 (B, 4): JPH-P3 bit per tile kind a seat may not win on a discard
+    missed_any: np.ndarray  # bool (B, 4): TDH-P3 no discard win until the seat's next draw
+    missed_fan: np.ndarray  # int16 (B, 4): XZ-P5 fan to beat for a discard win until next draw (-1 none)
+    pung_blocked: np.ndarray  # int64 (B, 4): TDH-P3/SHT-P4 kinds a seat may not pung until its draw
+    liable_for: np.ndarray  # int8 (B, 4): seat liable for this seat's self-drawn win (JPH-S4/S5), -1
+    liability_used: np.ndarray  # bool (B, 4): the seat is already liable for someone (包先不包后)
+    responses: np.ndarray  # int16 (B, 4): answers collected this step, -1 none
+    could_win: np.ndarray  # bool (B, 4): WIN was legal for the seat in the pending answer
+    could_pung: np.ndarray  # bool (B, 4)
+    answer_fan: np.ndarray  # int16 (B, 4): fan of the possible discard win (XZ-P5)
+    rng: np.ndarray  # uint64 (B, 5): stream 0 the wall, 1..4 the seats' choices
+    # the hand's result, filled as it ends
+    n_winners: np.ndarray  # int8 (B,)
+    winners: np.ndarray  # int8 (B, 4): winning seats in win order, -1 padded
+    win_kind: np.ndarray  # int8 (B, 4)
+    win_fan: np.ndarray  # int16 (B, 4)
+    win_patterns: np.ndarray  # int8 (B, 4, N_PATTERNS)
+    win_hand: np.ndarray  # int8 (B, 4, 34)
+    win_melds: np.ndarray  # int8 (B, 4, MAX_MELDS, 2)
+    discarder: np.ndarray  # int8 (B,): seat whose discard (or robbed kong) was won on, -1
+    liable: np.ndarray  # int8 (B,): seat that paid under a 包 rule, -1
+    n_kongs: np.ndarray  # int8 (B,)
+    kong_seat: np.ndarray  # int8 (B, MAX_KONGS)
+    kong_kind: np.ndarray  # int8 (B, MAX_KONGS): KONG_FROM_DISCARD / KONG_ADDED / KONG_CONCEALED
+    kong_from: np.ndarray  # int8 (B, MAX_KONGS)
+    transfers: np.ndarray  # int64 (B, N_COMPONENTS, 4, 4): payer -> payee
+    # the table's place in its run
+    session: np.ndarray  # int64 (B,): session index, -1 none
+    hand_in_session: np.ndarray  # int32 (B,)
+    hand_id: np.ndarray  # int64 (B,)
+    seed: np.ndarray  # uint64 (B,)
+    trace: np.ndarray  # int16 (B, TRACE_LEN, 3): (seat, action, tile) events when tracing
+    trace_len: np.ndarray  # int16 (B,)
+
+
+def allocate_state(tables: int) -> State:
+    """Zeroed state for ``tables`` tables (every table idle until assigned a session)."""
+    b = tables
+    return State(
+        wall=np.zeros((b, MAX_WALL), np.int8),
+        front=np.zeros(b, np.int16),
+        back=np.zeros(b, np.int16),
+        hands=np.zeros((b, 4, 34), np.int8),
+        meld_kind=np.zeros((b, 4, MAX_MELDS), np.int8),
+        meld_tile=np.zeros((b, 4, MAX_MELDS), np.int8),
+        meld_from=np.zeros((b, 4, MAX_MELDS), np.int8),
+        n_melds=np.zeros((b, 4), np.int8),
+        exposed=np.zeros((b, 4, 34), np.int8),
+        discards=np.zeros((b, 4, 34), np.int8),
+        discarded=np.zeros((b, 4), np.int16),
+        discarded_kinds=np.zeros((b, 4), np.int64),
+        phase=np.full(b, PH_IDLE, np.int8),
+        actor=np.zeros(b, np.int8),
+        target=np.zeros(b, np.int8),
+        dealer=np.zeros(b, np.int8),
+        round_wind=np.zeros(b, np.int8),
+        streak=np.zeros(b, np.int16),
+        session_dealer=np.zeros(b, np.int8),
+        turns=np.zeros(b, np.int16),
+        claims_made=np.zeros(b, np.bool_),
+        replacement=np.zeros(b, np.int8),
+        replacement_from=np.zeros(b, np.int8),
+        after_kong=np.zeros(b, np.bool_),
+        missed_kinds=np.zeros((b, 4), np.int64),
+        missed_any=np.zeros((b, 4), np.bool_),
+        missed_fan=np.zeros((b, 4), np.int16),
+        pung_blocked=np.zeros((b, 4), np.int64),
+        liable_for=np.zeros((b, 4), np.int8),
+        liability_used=np.zeros((b, 4), np.bool_),
+        responses=np.zeros((b, 4), np.int16),
+        could_win=np.zeros((b, 4), np.bool_),
+        could_pung=np.zeros((b, 4), np.bool_),
+        answer_fan=np.zeros((b, 4), np.int16),
+        rng=np.zeros((b, 5), np.uint64),
+        n_winners=np.zeros(b, np.int8),
+        winners=np.zeros((b, 4), np.int8),
+        win_kind=np.zeros((b, 4), np.int8),
+        win_fan=np.zeros((b, 4), np.int16),
+        win_patterns=np.zeros((b, 4, N_PATTERNS), np.int8),
+        win_hand=np.zeros((b, 4, 34), np.int8),
+        win_melds=np.zeros((b, 4, MAX_MELDS, 2), np.int8),
+        discarder=np.zeros(b, np.int8),
+        liable=np.zeros(b, np.int8),
+        n_kongs=np.zeros(b, np.int8),
+        kong_seat=np.zeros((b, MAX_KONGS), np.int8),
+        kong_kind=np.zeros((b, MAX_KONGS), np.int8),
+        kong_from=np.zeros((b, MAX_KONGS), np.int8),
+        transfers=np.zeros((b, N_COMPONENTS, 4, 4), np.int64),
+        session=np.full(b, -1, np.int64),
+        hand_in_session=np.zeros(b, np.int32),
+        hand_id=np.zeros(b, np.int64),
+        seed=np.zeros(b, np.uint64),
+        trace=np.zeros((b, TRACE_LEN, 3), np.int16),
+        trace_len=np.zeros(b, np.int16),
+    )
+
+
+class EngineParams(NamedTuple):
+    """Everything the compiled engine reads besides the state (from the Ruleset and the run)."""
+
+    wall_tiles: np.ndarray  # int8 (wall_size,): the tile set's tiles (C-T4), shuffled per hand
+    family: int  # 0 jipinghu (scoring and settlement module), see observation.FAMILY_IDS
+    hand_size: int  # 13 (C-W2)
+    forms: int  # bits: 1 standard, 2 seven pairs, 4 thirteen orphans, 8 distinct pairs only
+    quads_as_two_pairs: bool
+    chow: bool
+    discard_win: bool
+    multiple_win: bool
+    missed_win: int  # 0 none, 1 same_kind_until_move, 2 any_discard_until_draw, 3 until_draw_unless_more_fan
+    missed_pung: bool
+    rob_kong: bool
+    rob_own_discard: bool
+    replacement_from_back: bool
+    next_dealer_after_win: int  # 0 dealer_or_next, 1 winner, 2 first_winner
+    next_dealer_after_draw: int  # 0 same, 1 next
+    liability_kong_flower: bool
+    liability_robbed_kong: bool
+    liability_twelve_tiles: bool
+    liability_limit_hands: bool
+    liability_first_only: bool
+    discard_pays_all: bool
+    session_length: int
+    first_dealer: int  # -1: random per session
+    first_round_wind: int
+    seed_key: np.uint64  # the run's root key (mjsim.sim.rng.root_key)
+    trace: bool
+
+
+MISSED_WIN_MODES = ("none", "same_kind_until_move", "any_discard_until_draw", "until_draw_unless_more_fan")
+NEXT_DEALER_AFTER_WIN = ("dealer_or_next", "winner", "first_winner")
+NEXT_DEALER_AFTER_DRAW = ("same", "next")
+
+
+def engine_params(ruleset, *, session_length=1, first_dealer=-1, first_round_wind=0, seed_key=0, trace=False):
+    """The engine's view of a ``Ruleset`` plus the run's session settings."""
+    forms = 1
+    if "seven_pairs" in ruleset.win_forms:
+        forms |= 2 | (0 if ruleset.seven_pairs_quads else 8)
+    if "thirteen_orphans" in ruleset.win_forms:
+        forms |= 4
+    return EngineParams(
+        wall_tiles=tile_set_wall(ruleset.tile_set),
+        family=FAMILY_IDS[ruleset.family],
+        hand_size=ruleset.hand_size,
+        forms=forms,
+        quads_as_two_pairs=ruleset.seven_pairs_quads,
+        chow=ruleset.chow,
+        discard_win=ruleset.discard_win,
+        multiple_win=ruleset.multiple_win,
+        missed_win=MISSED_WIN_MODES.index(ruleset.missed_win),
+        missed_pung=ruleset.missed_pung,
+        rob_kong=ruleset.rob_kong,
+        rob_own_discard=ruleset.rob_kong_own_discard,
+        replacement_from_back=ruleset.kong_replacement == "back",
+        next_dealer_after_win=NEXT_DEALER_AFTER_WIN.index(ruleset.next_dealer_after_win),
+        next_dealer_after_draw=NEXT_DEALER_AFTER_DRAW.index(ruleset.next_dealer_after_draw),
+        liability_kong_flower=ruleset.liability_kong_flower,
+        liability_robbed_kong=ruleset.liability_robbed_kong,
+        liability_twelve_tiles=ruleset.liability_twelve_tiles,
+        liability_limit_hands=ruleset.liability_limit_hands,
+        liability_first_only=ruleset.liability_first_only,
+        discard_pays_all=ruleset.discard_pays_all,
+        session_length=int(session_length),
+        first_dealer=int(first_dealer),
+        first_round_wind=int(first_round_wind),
+        seed_key=np.uint64(seed_key),
+        trace=bool(trace),
+    )
