@@ -1,4 +1,4 @@
-"""The ``mjsim`` command line: ``mjsim rules [NAME]``, ``mjsim score ...``, ``mjsim demo``.
+"""The ``mjsim`` command line: ``rules``, ``score``, ``simulate``, ``replay``, ``demo``.
 
 Each subcommand is a thin wrapper: parsing here, work in the library.
 Errors in the user's input (bad tiles, unknown rulesets, illegal wins) are
@@ -60,6 +60,43 @@ def _cmd_score(args) -> None:
     print(_format_score(rules, score))
 
 
+def _run_dir(path, overwrite: bool):
+    from pathlib import Path
+
+    out = Path(path)
+    if out.exists() and any(out.glob("part-*.parquet")):
+        if not overwrite:
+            raise ValueError(f"{out} already holds a run; choose another --out or pass --overwrite")
+        for part in out.glob("part-*.parquet"):
+            part.unlink()
+    return out
+
+
+def _cmd_simulate(args) -> None:
+    from mjsim import ruleset
+    from mjsim.analysis import format_summary, run_summary
+    from mjsim.sim.parallel import RunSpec, simulate
+
+    rules = ruleset(args.ruleset)
+    policies = tuple(args.policy or ["efficiency"])
+    out = _run_dir(args.out or f"data/runs/{rules.name}-s{args.seed}", args.overwrite)
+    spec = RunSpec(
+        ruleset=rules, policies=policies, hands=args.hands, session_length=args.session_length, seed=args.seed,
+        first_dealer=-1 if args.dealer == "random" else int(args.dealer), round_wind=args.round_wind,
+    )  # fmt: skip
+    info = simulate(spec, out, workers=args.workers)
+    print(f"run {info['run_id']}: {info['hands']:,} hands of {rules.name} in {info['seconds']:.1f} s -> {out}")
+    print(f"policies by seat: {', '.join(info['policies'])}")
+    print(format_summary(run_summary(out)))
+
+
+def _cmd_replay(args) -> None:
+    from mjsim.sim.replay import replay_hand
+
+    lines, _ = replay_hand(args.run_dir, args.hand_id)
+    print("\n".join(lines))
+
+
 def _cmd_demo(args) -> None:
     """The README's main job until the simulator lands: list rules, score an example."""
     from mjsim import ruleset, score_hand
@@ -97,6 +134,28 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--first-turn", action="store_true", help="天和/地和/人和 situation")
     score.add_argument("--discard-winners", type=int, default=1, choices=(1, 2, 3), help="winners on this discard")
     score.set_defaults(run=_cmd_score)
+
+    sim = sub.add_parser("simulate", help="play many hands and log each one as Parquet")
+    sim.add_argument("--ruleset", "-r", default="jipinghu", help="preset name or house TOML file")
+    sim.add_argument("--hands", "-n", type=int, default=10_000, help="number of hands (a multiple of the session length)")
+    sim.add_argument("--session-length", type=int, default=1, help="hands per session (dealer rotation, C-X)")
+    sim.add_argument(
+        "--policy", "-p", action="append",
+        help="policy of every seat, or give it four times (one per absolute seat); "
+        "e.g. efficiency, value:greed=0.8, defensive; a comma list random,efficiency,... also works",
+    )  # fmt: skip
+    sim.add_argument("--seed", type=int, default=0, help="root seed: the same seed gives the same hands")
+    sim.add_argument("--workers", "-w", type=int, default=1, help="processes (joblib); rows do not depend on it")
+    sim.add_argument("--out", "-o", help="run directory (default data/runs/RULESET-sSEED)")
+    sim.add_argument("--overwrite", action="store_true", help="replace the hand logs already in --out")
+    sim.add_argument("--dealer", default="random", choices=["random", "0", "1", "2", "3"], help="first dealer")
+    sim.add_argument("--round-wind", type=int, default=0, choices=range(4), help="first round wind 0 东 .. 3 北")
+    sim.set_defaults(run=_cmd_simulate)
+
+    replay = sub.add_parser("replay", help="re-simulate one logged hand and print it turn by turn")
+    replay.add_argument("run_dir", help="a run directory written by mjsim simulate")
+    replay.add_argument("hand_id", type=int, help="the hand's hand_id")
+    replay.set_defaults(run=_cmd_replay)
 
     demo = sub.add_parser("demo", help="the built-in default job: list presets and score an example hand")
     demo.set_defaults(run=_cmd_demo)

@@ -49,7 +49,7 @@ class ScriptedHand:
         ``melds``: seat -> C-T5 meld strings; ``meld_from``: (seat, meld index) -> feeding seat;
         ``first_go_around``: the position is the hand's very start (天和/地和/人和 possible), else mid-hand."""
         self.ruleset = ruleset
-        self.params = engine_params(ruleset, trace=True)
+        self.params = engine_params(ruleset, replay=True)
         self.scoring = score_params(ruleset)
         self.tables = hand_tables()
         self.state = st = allocate_state(1)

@@ -38,8 +38,8 @@ def run_summary(*directories) -> dict:
             pl.when(won).then(self_drawn.is_in(["self_draw", "kong_replacement"])).otherwise(None).mean()
             .alias("self_draw_share"),
             (pl.col("discarder") == seat).fill_null(False).mean().alias("deal_in_rate"),
-            pl.col("net").list.get(seat).cast(pl.Float64).mean().alias("mean_net"),
-            pl.col("net").list.get(seat).cast(pl.Float64).std().alias("sd_net"),
+            pl.col("net").arr.get(seat).cast(pl.Float64).mean().alias("mean_net"),
+            pl.col("net").arr.get(seat).cast(pl.Float64).std().alias("sd_net"),
         ).collect().row(0, named=True)
         row["seat"] = seat
         row["win_rate_se"] = _se_rate(row["win_rate"], n)

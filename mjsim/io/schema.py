@@ -39,6 +39,8 @@ COLUMNS: dict[str, tuple[pa.DataType, str]] = {
     "patterns": (pa.list_(pa.list_(pa.string())), "per winner: pattern and bonus ids of the rules reference"),
     "win_hands": (pa.list_(pa.string()), "per winner: concealed tiles incl. the winning tile, tile notation"),
     "win_melds": (pa.list_(pa.list_(pa.string())), "per winner: declared melds in C-T5 notation, in order"),
+    "last_tile": (pa.list_(pa.bool_()), "per winner: won on the last drawable tile 海底 (JPH-F3)"),
+    "first_turn": (pa.list_(pa.bool_()), "per winner: a 天和/地和/人和 situation (first go-around, no claim yet)"),
     "liable": (pa.int8(), "seat that paid for others under a 包 rule (JPH-S2..S5), else null"),
     "net": (_SEATS, "points won (+) or lost (-) by each absolute seat; sums to 0 (C-M1)"),
     "net_win": (_SEATS, "part of net from win payments (the liable player's own share included)"),

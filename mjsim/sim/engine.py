@@ -50,7 +50,7 @@ def _drawable(st, b):
 
 @njit(cache=True, inline="always")
 def _trace(st, p, b, seat, action, tile):
-    if p.trace and st.trace_len[b] < TRACE_LEN:
+    if p.replay and st.trace_len[b] < TRACE_LEN:
         i = st.trace_len[b]
         st.trace[b, i, 0] = seat
         st.trace[b, i, 1] = action
@@ -169,6 +169,7 @@ def _deal(st, p, b):
     st.winners[b] = -1
     st.win_kind[b] = -1
     st.win_fan[b] = 0
+    st.win_flags[b] = 0
     st.win_patterns[b] = 0
     st.win_hand[b] = 0
     st.win_melds[b] = 0
@@ -209,6 +210,9 @@ def _next_dealer(st, p, b):
 @njit(cache=True)
 def _start_next(st, p, b, queue):
     """The next hand of the table's session, else the first hand of the next session, else idle."""
+    if p.replay:  # the replayed hand's state and trace stay for the caller to read
+        st.phase[b] = PH_IDLE
+        return
     if st.session[b] >= 0 and st.hand_in_session[b] + 1 < p.session_length:
         dealer = _next_dealer(st, p, b)
         streak = st.streak[b] + 1 if dealer == st.dealer[b] else 0
@@ -247,6 +251,7 @@ def _record_win(st, p, sp, b, s, kind, counts, discarder, discard_winners, extra
     st.winners[b, i] = s
     st.win_kind[b, i] = kind
     st.win_fan[b, i] = fan
+    st.win_flags[b, i] = flags & (LAST_TILE | FIRST_TURN)
     st.win_hand[b, i] = counts
     for m in range(st.n_melds[b, s]):
         st.win_melds[b, i, m, 0] = st.meld_kind[b, s, m]
@@ -273,6 +278,7 @@ def _finish(st, p, b, out):
     out.winners[r] = st.winners[b]
     out.win_kind[r] = st.win_kind[b]
     out.fan[r] = st.win_fan[b]
+    out.win_flags[r] = st.win_flags[b]
     out.patterns[r] = st.win_patterns[b]
     out.win_hand[r] = st.win_hand[b]
     out.win_melds[r] = st.win_melds[b]
@@ -626,20 +632,30 @@ def _resolve(st, p, sp, b):
 
 @njit(cache=True, inline="always")
 def _observe(st, p, b, s, decision, obs, row):
-    hand = st.hands[b, s]
-    obs.hand[row] = hand
-    obs.n_concealed[row] = hand.sum()
-    sets = (5 if p.hand_size == 16 else 4) - st.n_melds[b, s]
-    obs.sets_needed[row] = sets
+    # Array fields are read into locals once: numba counts references each
+    # time a field is taken from a NamedTuple, and inside these loops that
+    # bookkeeping would cost more than the copying itself.
+    hands, exposed, discards = st.hands, st.exposed, st.discards
+    o_hand, o_visible, o_exposed, o_discards = obs.hand, obs.visible, obs.exposed, obs.discards
+    n = 0
     for t in range(34):
-        obs.visible[row, t] = hand[t]
+        c = hands[b, s, t]
+        o_hand[row, t] = c
+        o_visible[row, t] = c
+        n += c
+    obs.n_concealed[row] = n
+    n_melds = st.n_melds
+    obs.sets_needed[row] = (5 if p.hand_size == 16 else 4) - n_melds[b, s]
+    o_count = obs.meld_count
     for r in range(4):
         other = (s + r) % 4
-        obs.meld_count[row, r] = st.n_melds[b, other]
+        o_count[row, r] = n_melds[b, other]
         for t in range(34):
-            obs.exposed[row, r, t] = st.exposed[b, other, t]
-            obs.discards[row, r, t] = st.discards[b, other, t]
-            obs.visible[row, t] += st.exposed[b, other, t] + st.discards[b, other, t]
+            e = exposed[b, other, t]
+            d = discards[b, other, t]
+            o_exposed[row, r, t] = e
+            o_discards[row, r, t] = d
+            o_visible[row, t] += e + d
     obs.wall_left[row] = _drawable(st, b)
     obs.seat_offset[row] = (s - st.dealer[b]) % 4
     obs.round_wind[row] = st.round_wind[b]
@@ -757,3 +773,19 @@ def deal_wall(st, p, b, wall):
     for i in range(wall.size):
         st.wall[b, i] = wall[i]
     _deal(st, p, b)
+
+
+@njit(cache=True)
+def tile_balance(st, b, counts):
+    """Count table ``b``'s tiles by kind: hands, melds, rivers, the undrawn wall, an added kong tile in flight.
+
+    During play this equals the tile set (tests check it at every step).
+    """
+    counts[:] = 0
+    for s in range(4):
+        for t in range(34):
+            counts[t] += st.hands[b, s, t] + st.exposed[b, s, t] + st.discards[b, s, t]
+    for i in range(st.front[b], st.back[b] + 1):
+        counts[st.wall[b, i]] += 1
+    if st.phase[b] == PH_ROB:
+        counts[st.target[b]] += 1

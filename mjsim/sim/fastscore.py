@@ -89,6 +89,10 @@ class ScoreParams(NamedTuple):
     kong_flower_plus_one: bool  # JPH-S2 [5]; else raise to the cap [3]
     robbed_as_kong_flower: bool  # JPH-S3 [3]
     triple_win_raise: bool  # JPH-S1
+    thirteen_orphans: bool  # JPH-P5: 十三幺 is a winning shape
+    seven_pairs: bool  # seven pairs is a winning shape (not in JPH-P5; a house option)
+    seven_pairs_quads: bool  # C-P5: four equal tiles are two pairs
+    max_suits: int  # XZ-P2 option: most suits in a winning hand
 
 
 def score_params(ruleset) -> ScoreParams:
@@ -105,50 +109,112 @@ def score_params(ruleset) -> ScoreParams:
     return ScoreParams(
         ordinary, limit, bonus, -1 if ruleset.cap is None else ruleset.cap, ruleset.min_fan,
         ruleset.kong_flower == "plus_one", ruleset.robbed_kong_bonus == "as_kong_flower", ruleset.triple_win_raise,
+        "thirteen_orphans" in ruleset.win_forms, "seven_pairs" in ruleset.win_forms, ruleset.seven_pairs_quads,
+        ruleset.max_suits,
     )  # fmt: skip
 
 
+# reading classes: which shapes a standard hand can be read in (melds included)
+SHAPE_ALL_PUNGS = 1  # every set a pung or kong
+SHAPE_ALL_CHOWS = 2  # every set a chow
+SHAPE_MIXED = 4  # chows and pungs
+
+# the readings score_jipinghu compares
+_R_ALL_PUNGS = 0
+_R_ALL_CHOWS = 1
+_R_MIXED = 2
+_R_SEVEN_PAIRS = 3
+_R_ORPHANS = 4
+
+
 @njit(cache=True)
-def _chows_only(counts):
-    """Whether concealed ``counts`` split into chows + one pair (平胡's concealed part)."""
+def _suit_shapes(rest, base, work, candidates):
+    """How one suit's counts split into sets only: bit ``2 * has_pung + has_chow`` per way, 0 if none.
+
+    A split is fixed by the ranks that hold a pung (at most one per rank, four
+    copies), the rest being chows, which are then forced from the lowest rank.
+    """
+    n = 0
+    for r in range(9):
+        if rest[base + r] >= 3:
+            candidates[n] = r
+            n += 1
+    mask = 0
+    for subset in range(1 << n):
+        for r in range(9):
+            work[r] = rest[base + r]
+        for j in range(n):
+            if (subset >> j) & 1:
+                work[candidates[j]] -= 3
+        chows = 0
+        ok = True
+        for r in range(9):
+            c = work[r]
+            if c == 0:
+                continue
+            if r > 6 or work[r + 1] < c or work[r + 2] < c:
+                ok = False
+                break
+            work[r + 1] -= c
+            work[r + 2] -= c
+            chows += c
+        if ok:
+            mask |= 1 << ((2 if subset else 0) + (1 if chows else 0))
+    return mask
+
+
+@njit(cache=True)
+def standard_shapes(concealed, meld_pungs, meld_chows):
+    """``SHAPE_*`` bits of the ways concealed counts + melds read as sets + one pair; 0 if not a standard win.
+
+    ``meld_pungs``/``meld_chows``: whether the declared melds hold a pung or
+    kong / a chow.
+    """
+    shapes = 0
+    rest = np.empty(34, np.int64)
+    work = np.empty(9, np.int64)
+    candidates = np.empty(9, np.int64)
+    masks = np.empty(3, np.int64)
     for pair in range(34):
-        if counts[pair] < 2:
+        if concealed[pair] < 2:
             continue
-        rest = counts.copy()
+        for t in range(34):
+            rest[t] = concealed[t]
         rest[pair] -= 2
+        honour_pung = False
         ok = True
         for t in range(27, 34):
-            if rest[t]:
+            if rest[t] == 3:
+                honour_pung = True
+            elif rest[t] != 0:
                 ok = False
+        if not ok:
+            continue
         for suit in range(3):
-            if not ok:
-                break
-            base = suit * 9
-            for r in range(9):
-                c = rest[base + r]
-                if c == 0:
+            masks[suit] = _suit_shapes(rest, 9 * suit, work, candidates)
+            if masks[suit] == 0:
+                ok = False
+        if not ok:
+            continue
+        for a in range(4):
+            if not (masks[0] >> a) & 1:
+                continue
+            for b in range(4):
+                if not (masks[1] >> b) & 1:
                     continue
-                if r > 6 or rest[base + r + 1] < c or rest[base + r + 2] < c:
-                    ok = False
-                    break
-                rest[base + r] = 0
-                rest[base + r + 1] -= c
-                rest[base + r + 2] -= c
-        if ok:
-            return True
-    return False
-
-
-@njit(cache=True)
-def _pungs_only(concealed):
-    pairs = 0
-    for t in range(34):
-        c = concealed[t]
-        if c == 1 or c == 4:
-            return False
-        if c == 2:
-            pairs += 1
-    return pairs == 1
+                for c in range(4):
+                    if not (masks[2] >> c) & 1:
+                        continue
+                    both = a | b | c
+                    pung = meld_pungs or honour_pung or (both & 2) != 0
+                    chow = meld_chows or (both & 1) != 0
+                    if pung and chow:
+                        shapes |= SHAPE_MIXED
+                    elif pung:
+                        shapes |= SHAPE_ALL_PUNGS
+                    elif chow:
+                        shapes |= SHAPE_ALL_CHOWS
+    return shapes
 
 
 @njit(cache=True)
@@ -170,32 +236,154 @@ def _is_orphans(concealed, n_melds):
 
 
 @njit(cache=True)
+def _is_seven_pairs(concealed, n_melds, quads):
+    if n_melds:
+        return False
+    pairs = 0
+    for t in range(34):
+        c = concealed[t]
+        if c == 2 or (c == 4 and quads):
+            pairs += c // 2
+        elif c != 0:
+            return False
+    return pairs == 7
+
+
+@njit(cache=True)
+def _score_reading(has, honour_sets, claimed, flags, discard_winners, params, found):
+    """One reading's score (JPH-F1..F4, JPH-S1..S3) from its patterns ``has``.
+
+    Returns (code, fan before the cap and raises, limit hand): code is the fan
+    or BELOW_MIN_FAN (JPH-P4).  ``honour_sets``: (seat wind pung, round wind
+    pung, dragon pungs) of the reading.  ``found`` receives the pattern counts.
+    """
+    found[:] = 0
+    # JPH-F1: a combined pattern the ruleset scores replaces its parts
+    if has[I_HALF_FLUSH_PUNGS] and (params.ordinary_fan[I_HALF_FLUSH_PUNGS] >= 0
+                                    or params.limit_fan[I_HALF_FLUSH_PUNGS] >= 0):  # fmt: skip
+        has[I_HALF_FLUSH] = False
+        has[I_ALL_PUNGS] = False
+    if has[I_FULL_FLUSH_PUNGS] and (params.ordinary_fan[I_FULL_FLUSH_PUNGS] >= 0
+                                    or params.limit_fan[I_FULL_FLUSH_PUNGS] >= 0):  # fmt: skip
+        has[I_FULL_FLUSH] = False
+        has[I_ALL_PUNGS] = False
+
+    best_limit = -1
+    best_fan = -1
+    for j in range(_LIMIT_ORDER.size):
+        pid = _LIMIT_ORDER[j]
+        if has[pid] and params.limit_fan[pid] > best_fan:
+            best_fan = params.limit_fan[pid]
+            best_limit = pid
+    if best_limit >= 0:  # JPH-F2: the largest limit pattern alone, no bonus, no cap
+        if best_fan < params.min_fan:
+            return BELOW_MIN_FAN, best_fan, True
+        found[best_limit] = 1
+        return best_fan, best_fan, True
+
+    fan = 0
+    any_pattern = False
+    for pid in range(N_PATTERNS):
+        if has[pid] and params.ordinary_fan[pid] >= 0:
+            found[pid] = 1
+            fan += params.ordinary_fan[pid]
+            any_pattern = True
+    if not any_pattern:
+        found[I_CHICKEN] = 1
+        fan += max(params.ordinary_fan[I_CHICKEN], 0)
+    # JPH-F3 bonuses
+    self_draw = (flags & SELF_DRAW) != 0
+    robbed = (flags & ROBBED_KONG) != 0
+    for j in range(_BONUS_ORDER.size):
+        pid = _BONUS_ORDER[j]
+        if not params.bonus_on[pid]:
+            continue
+        n = 0
+        if pid == I_SELF_DRAW:
+            n = 1 if (self_draw or robbed) else 0  # JPH-S2/S3: kong flower, robbed kong count as self-draw
+        elif pid == I_SEAT_WIND:
+            n = honour_sets[0]
+        elif pid == I_ROUND_WIND:
+            n = honour_sets[1]
+        elif pid == I_DRAGON_PUNG:
+            n = honour_sets[2]
+        elif pid == I_CONCEALED:
+            n = 0 if claimed else 1
+        elif pid == I_LAST_TILE:
+            n = 1 if ((flags & LAST_TILE) != 0 and self_draw) else 0
+        if n > 0:
+            found[pid] = n
+            fan += n
+    # JPH-S1..S3
+    raise_to_cap = False
+    if (flags & KONG_REPLACEMENT) != 0:
+        found[I_KONG_FLOWER] = 1
+        if params.kong_flower_plus_one:
+            fan += 1
+        else:
+            raise_to_cap = True
+    if robbed and params.robbed_as_kong_flower:
+        found[I_ROBBED_KONG] = 1
+        if params.kong_flower_plus_one:
+            fan += 1
+        else:
+            raise_to_cap = True
+    if discard_winners == 3 and params.triple_win_raise:
+        found[I_TRIPLE_WIN] = 1
+        raise_to_cap = True
+    if fan < params.min_fan:  # JPH-P4: after bonuses, before cap and raises
+        return BELOW_MIN_FAN, fan, False
+    before = fan
+    if params.cap >= 0:
+        fan = min(fan, params.cap)  # JPH-F4
+        if raise_to_cap:
+            fan = max(fan, params.cap)
+    return fan, before, False
+
+
+@njit(cache=True)
 def score_jipinghu(concealed, meld_kind, meld_tile, n_melds, flags, seat_offset, round_wind, discard_winners,
                    params, found):
     """Fan of a win under JPH-F/JPH-S, or NOT_A_WIN / BELOW_MIN_FAN.
 
     ``concealed``: the winner's concealed counts incl. the winning tile; melds
     as kind/tile arrays.  ``found`` (int8, N_PATTERNS) receives the count of
-    each pattern id the reference scorer would list.  The caller has checked
-    the shape is complete (standard or thirteen orphans).
+    each pattern id the reference scorer would list.
+
+    As the reference, the hand is read every way its shape allows (sets +
+    pair as all pungs, all chows or mixed; seven pairs and thirteen orphans
+    where the ruleset lists them) and the best reading counts: the higher fan,
+    then the higher fan before the cap and raises, then a limit hand, then
+    all pungs, then all chows.  NOT_A_WIN when no shape fits (or the hand
+    holds more than ``max_suits`` suits); BELOW_MIN_FAN when every reading is
+    below the minimum fan (JPH-P4).
     """
     found[:] = 0
     total = concealed.astype(np.int64)
-    any_chow_meld = False
+    meld_chows = False
+    meld_pungs = False
     claimed = False
     for i in range(n_melds):
         kind = meld_kind[i]
         tile = meld_tile[i]
         if kind == MELD_CHOW:
-            any_chow_meld = True
+            meld_chows = True
             claimed = True
             for k in range(3):
                 total[tile + k] += 1
         else:
+            meld_pungs = True
             total[tile] += 3  # a kong reads as a set of its kind, like a pung
             if kind == MELD_PUNG or kind == MELD_KONG:
                 claimed = True
-    orphans = _is_orphans(concealed, n_melds)
+
+    shapes = standard_shapes(concealed, meld_pungs, meld_chows)
+    orphans = params.thirteen_orphans and _is_orphans(concealed, n_melds)
+    seven = params.seven_pairs and _is_seven_pairs(concealed, n_melds, params.seven_pairs_quads)
+    if shapes == 0 and not orphans and not seven:
+        return NOT_A_WIN
+
+    # facts of the tiles, the same in every reading
     suits = 0
     for s in range(3):
         for r in range(9):
@@ -217,48 +405,26 @@ def score_jipinghu(concealed, meld_kind, meld_tile, n_melds, flags, seat_offset,
             only_terminals_honours = False
             only_terminals = False
     n_suits = (suits & 1) + ((suits >> 1) & 1) + ((suits >> 2) & 1)
-    has = np.zeros(N_PATTERNS, np.bool_)
-    standard = not orphans
-    pungs = standard and (not any_chow_meld) and _pungs_only(concealed)
-    chows = False
-    if standard:
-        chows = True
-        for i in range(n_melds):
-            if meld_kind[i] != MELD_CHOW:
-                chows = False
-        if chows:
-            chows = _chows_only(concealed)
+    if n_suits > params.max_suits:  # XZ-P2 option: no reading wins
+        return NOT_A_WIN
+    # honour sets of a standard reading: an honour is a pung (3+) or the pair (2)
     dragon_pungs = 0
     wind_pungs = 0
     dragon_pair = False
     wind_pair = False
-    if standard:
-        for t in range(27, 34):
-            if total[t] >= 3:
-                if t >= 31:
-                    dragon_pungs += 1
-                else:
-                    wind_pungs += 1
-            elif total[t] == 2:
-                if t >= 31:
-                    dragon_pair = True
-                else:
-                    wind_pair = True
-    self_draw = (flags & SELF_DRAW) != 0
-    robbed = (flags & ROBBED_KONG) != 0
-    has[I_ALL_PUNGS] = pungs
-    has[I_HALF_FLUSH] = n_suits == 1 and honours
-    has[I_FULL_FLUSH] = n_suits == 1 and not honours
-    has[I_HALF_FLUSH_PUNGS] = has[I_HALF_FLUSH] and pungs
-    has[I_FULL_FLUSH_PUNGS] = has[I_FULL_FLUSH] and pungs
-    has[I_MIXED_TERMINALS] = only_terminals_honours and honours and n_suits > 0
-    has[I_LITTLE_DRAGONS] = dragon_pungs == 2 and dragon_pair
-    has[I_LITTLE_WINDS] = wind_pungs == 3 and wind_pair
-    has[I_ALL_HONOURS] = n_suits == 0
-    has[I_PURE_TERMINALS] = only_terminals
-    has[I_BIG_DRAGONS] = dragon_pungs == 3
-    has[I_BIG_WINDS] = wind_pungs == 4
-    if n_melds == 0 and standard and n_suits == 1 and not honours:
+    for t in range(27, 34):
+        if total[t] >= 3:
+            if t >= 31:
+                dragon_pungs += 1
+            else:
+                wind_pungs += 1
+        elif total[t] == 2:
+            if t >= 31:
+                dragon_pair = True
+            else:
+                wind_pair = True
+    nine = False
+    if n_melds == 0 and n_suits == 1 and not honours:
         base = 0 if suits == 1 else (9 if suits == 2 else 18)
         extra = 0
         nine = True
@@ -267,84 +433,80 @@ def score_jipinghu(concealed, meld_kind, meld_tile, n_melds, flags, seat_offset,
             if concealed[base + r] < need:
                 nine = False
             extra += concealed[base + r] - need
-        has[I_NINE_GATES] = nine and extra == 1
-    has[I_THIRTEEN_ORPHANS] = orphans
+        nine = nine and extra == 1
+
+    self_draw = (flags & SELF_DRAW) != 0
+    robbed = (flags & ROBBED_KONG) != 0
     first = (flags & FIRST_TURN) != 0
-    has[I_HEAVENLY] = first and seat_offset == 0 and self_draw
-    has[I_EARTHLY] = first and seat_offset != 0 and self_draw
-    has[I_HUMAN] = first and seat_offset != 0 and not self_draw and not robbed
-    # JPH-F1: a combined pattern replaces its parts
-    if has[I_HALF_FLUSH_PUNGS]:
-        has[I_HALF_FLUSH] = False
-        has[I_ALL_PUNGS] = False
-    if has[I_FULL_FLUSH_PUNGS]:
-        has[I_FULL_FLUSH] = False
-        has[I_ALL_PUNGS] = False
-    # the best reading: all pungs outscores all chows in every edition, so a
-    # hand that reads both ways keeps the pungs (JPH-F1)
-    if not has[I_ALL_PUNGS] and not has[I_HALF_FLUSH_PUNGS] and not has[I_FULL_FLUSH_PUNGS]:
-        has[I_ALL_CHOWS] = chows
-
-    best_limit = -1
-    best_fan = -1
-    for j in range(_LIMIT_ORDER.size):
-        pid = _LIMIT_ORDER[j]
-        if has[pid] and params.limit_fan[pid] > best_fan:
-            best_fan = params.limit_fan[pid]
-            best_limit = pid
-    if best_limit >= 0:  # JPH-F2: the largest limit pattern alone
-        if best_fan < params.min_fan:
-            return BELOW_MIN_FAN
-        found[best_limit] = 1
-        return best_fan
-
-    fan = 0
-    any_pattern = False
-    for pid in range(N_PATTERNS):
-        if has[pid] and params.ordinary_fan[pid] >= 0:
-            found[pid] = 1
-            fan += params.ordinary_fan[pid]
-            any_pattern = True
-    if not any_pattern:
-        found[I_CHICKEN] = 1
-        fan += max(params.ordinary_fan[I_CHICKEN], 0)
-    # JPH-F3 bonuses
-    paid_as_self_draw = self_draw or robbed
-    counts_b = np.zeros(N_PATTERNS, np.int64)
-    counts_b[I_SELF_DRAW] = 1 if paid_as_self_draw else 0
-    seat_wind = 27 + seat_offset
-    round_tile = 27 + round_wind
-    counts_b[I_SEAT_WIND] = 1 if (standard and total[seat_wind] >= 3) else 0
-    counts_b[I_ROUND_WIND] = 1 if (standard and total[round_tile] >= 3) else 0
-    counts_b[I_DRAGON_PUNG] = dragon_pungs
-    counts_b[I_CONCEALED] = 0 if claimed else 1
-    counts_b[I_LAST_TILE] = 1 if ((flags & LAST_TILE) != 0 and self_draw) else 0
-    for j in range(_BONUS_ORDER.size):
-        pid = _BONUS_ORDER[j]
-        if params.bonus_on[pid] and counts_b[pid] > 0:
-            found[pid] = counts_b[pid]
-            fan += counts_b[pid]
-    # JPH-S1..S3
-    raise_to_cap = False
-    if (flags & KONG_REPLACEMENT) != 0:
-        found[I_KONG_FLOWER] = 1
-        if params.kong_flower_plus_one:
-            fan += 1
+    has = np.zeros(N_PATTERNS, np.bool_)
+    honour_sets = np.zeros(3, np.int64)
+    scratch = np.zeros(N_PATTERNS, np.int8)
+    best = NOT_A_WIN
+    best_before = -1
+    best_limit = False
+    best_reading = -1
+    below = False
+    for reading in range(5):
+        if reading == _R_ALL_PUNGS:
+            ok = (shapes & SHAPE_ALL_PUNGS) != 0
+        elif reading == _R_ALL_CHOWS:
+            ok = (shapes & SHAPE_ALL_CHOWS) != 0
+        elif reading == _R_MIXED:
+            ok = (shapes & SHAPE_MIXED) != 0
+        elif reading == _R_SEVEN_PAIRS:
+            ok = seven
         else:
-            raise_to_cap = True
-    if robbed and params.robbed_as_kong_flower:
-        found[I_ROBBED_KONG] = 1
-        if params.kong_flower_plus_one:
-            fan += 1
+            ok = orphans
+        if not ok:
+            continue
+        standard = reading <= _R_MIXED
+        pungs = reading == _R_ALL_PUNGS
+        has[:] = False
+        has[I_ALL_PUNGS] = pungs
+        has[I_ALL_CHOWS] = reading == _R_ALL_CHOWS
+        has[I_HALF_FLUSH] = n_suits == 1 and honours
+        has[I_FULL_FLUSH] = n_suits == 1 and not honours
+        has[I_HALF_FLUSH_PUNGS] = has[I_HALF_FLUSH] and pungs
+        has[I_FULL_FLUSH_PUNGS] = has[I_FULL_FLUSH] and pungs
+        has[I_MIXED_TERMINALS] = only_terminals_honours and honours and n_suits > 0
+        has[I_ALL_HONOURS] = n_suits == 0
+        has[I_PURE_TERMINALS] = only_terminals
+        if standard:
+            has[I_LITTLE_DRAGONS] = dragon_pungs == 2 and dragon_pair
+            has[I_LITTLE_WINDS] = wind_pungs == 3 and wind_pair
+            has[I_BIG_DRAGONS] = dragon_pungs == 3
+            has[I_BIG_WINDS] = wind_pungs == 4
+            has[I_NINE_GATES] = nine
+            honour_sets[0] = 1 if total[27 + seat_offset] >= 3 else 0
+            honour_sets[1] = 1 if total[27 + round_wind] >= 3 else 0
+            honour_sets[2] = dragon_pungs
         else:
-            raise_to_cap = True
-    if discard_winners == 3 and params.triple_win_raise:
-        found[I_TRIPLE_WIN] = 1
-        raise_to_cap = True
-    if fan < params.min_fan:  # JPH-P4: after bonuses, before cap and raises
-        return BELOW_MIN_FAN
-    if params.cap >= 0:
-        fan = min(fan, params.cap)  # JPH-F4
-        if raise_to_cap:
-            fan = max(fan, params.cap)
-    return fan
+            honour_sets[:] = 0
+        has[I_THIRTEEN_ORPHANS] = reading == _R_ORPHANS
+        has[I_HEAVENLY] = first and seat_offset == 0 and self_draw
+        has[I_EARTHLY] = first and seat_offset != 0 and self_draw
+        has[I_HUMAN] = first and seat_offset != 0 and not self_draw and not robbed
+        code, before, limit = _score_reading(has, honour_sets, claimed, flags, discard_winners, params, scratch)
+        if code == BELOW_MIN_FAN:
+            below = True
+            continue
+        better = best_reading < 0
+        if not better:  # the reference's order: fan, fan before cap and raises, limit, all pungs, all chows
+            if code != best:
+                better = code > best
+            elif before != best_before:
+                better = before > best_before
+            elif limit != best_limit:
+                better = limit
+            else:
+                better = False  # an earlier reading (all pungs, then all chows) wins ties
+        if better:
+            best = code
+            best_before = before
+            best_limit = limit
+            best_reading = reading
+            found[:] = scratch
+    if best_reading < 0:
+        return BELOW_MIN_FAN if below else NOT_A_WIN
+    return best
+

@@ -8,12 +8,13 @@ the log's vocabulary (tile notation, pattern ids, win kind names) for
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
 
 from mjsim.sim.constants import MAX_MELDS, MELD_NAMES, WIN_KIND_NAMES
-from mjsim.sim.fastscore import N_PATTERNS, PATTERN_IDS
+from mjsim.sim.fastscore import FIRST_TURN, LAST_TILE, N_PATTERNS, PATTERN_IDS
 from mjsim.sim.state import N_COMPONENTS
 from mjsim.tiles import format_counts, tile_name
 
@@ -33,6 +34,7 @@ class HandRecords(NamedTuple):
     winners: np.ndarray  # int8 (R, 4)
     win_kind: np.ndarray  # int8 (R, 4)
     fan: np.ndarray  # int16 (R, 4)
+    win_flags: np.ndarray  # int8 (R, 4)
     patterns: np.ndarray  # int8 (R, 4, N_PATTERNS)
     win_hand: np.ndarray  # int8 (R, 4, 34)
     win_melds: np.ndarray  # int8 (R, 4, MAX_MELDS, 2)
@@ -58,6 +60,7 @@ def allocate_records(capacity: int) -> HandRecords:
         winners=np.zeros((r, 4), np.int8),
         win_kind=np.zeros((r, 4), np.int8),
         fan=np.zeros((r, 4), np.int16),
+        win_flags=np.zeros((r, 4), np.int8),
         patterns=np.zeros((r, 4, N_PATTERNS), np.int8),
         win_hand=np.zeros((r, 4, 34), np.int8),
         win_melds=np.zeros((r, 4, MAX_MELDS, 2), np.int8),
@@ -67,17 +70,41 @@ def allocate_records(capacity: int) -> HandRecords:
     )
 
 
+@lru_cache(maxsize=1 << 16)
+def _component_text(raw: bytes, letter: str) -> str:
+    digits = "".join(str(rank + 1) * count for rank, count in enumerate(raw))
+    return digits + letter if digits else ""
+
+
+def hand_text(counts: np.ndarray) -> str:
+    """Tile notation of a 34-count vector (cached per suit: the logs format many hands)."""
+    raw = counts.astype(np.uint8).tobytes()
+    return (
+        _component_text(raw[0:9], "m") + _component_text(raw[9:18], "p") + _component_text(raw[18:27], "s")
+        + _component_text(raw[27:34], "z")
+    )  # fmt: skip
+
+
+_MELD_TEXT = {}
+
+
+def _meld_text(kind: int, tile: int) -> str:
+    key = (kind, tile)
+    if key not in _MELD_TEXT:
+        if MELD_NAMES[kind] == "chow":
+            _MELD_TEXT[key] = f"chow:{format_counts(np.bincount([tile, tile + 1, tile + 2], minlength=34))}"
+        else:
+            _MELD_TEXT[key] = f"{MELD_NAMES[kind]}:{tile_name(int(tile))}"
+    return _MELD_TEXT[key]
+
+
 def meld_strings(melds: np.ndarray) -> list[str]:
     """C-T5 meld notation for one winner's (MAX_MELDS, 2) kind/tile rows."""
     out = []
-    for kind, tile in melds:
+    for kind, tile in melds.tolist():
         if kind == 0:
             break
-        name = MELD_NAMES[kind]
-        if name == "chow":
-            out.append(f"chow:{format_counts(np.bincount([tile, tile + 1, tile + 2], minlength=34))}")
-        else:
-            out.append(f"{name}:{tile_name(int(tile))}")
+        out.append(_meld_text(kind, tile))
     return out
 
 
@@ -99,14 +126,17 @@ def rows_to_columns(records: HandRecords, n: int) -> dict[str, list | np.ndarray
         "turns": records.turns[:n].copy(),
         "wall_left": records.wall_left[:n].copy(),
     }
-    winners, kinds, fans, patterns, hands, melds = [], [], [], [], [], []
+    winners, kinds, fans, patterns, hands, melds, last, first = [], [], [], [], [], [], [], []
     for row in range(n):
         k = int(records.n_winners[row])
+        flags = records.win_flags[row, :k]
+        last.append([bool(f & LAST_TILE) for f in flags])
+        first.append([bool(f & FIRST_TURN) for f in flags])
         winners.append(records.winners[row, :k].astype(int).tolist())
         kinds.append([WIN_KIND_NAMES[x] for x in records.win_kind[row, :k]])
         fans.append(records.fan[row, :k].astype(int).tolist())
         patterns.append([pattern_list(records.patterns[row, i]) for i in range(k)])
-        hands.append([format_counts(records.win_hand[row, i]) for i in range(k)])
+        hands.append([hand_text(records.win_hand[row, i]) for i in range(k)])
         melds.append([meld_strings(records.win_melds[row, i]) for i in range(k)])
     discarder = records.discarder[:n].astype(np.int64)
     liable = records.liable[:n].astype(np.int64)
@@ -118,6 +148,8 @@ def rows_to_columns(records: HandRecords, n: int) -> dict[str, list | np.ndarray
         "patterns": patterns,
         "win_hands": hands,
         "win_melds": melds,
+        "last_tile": last,
+        "first_turn": first,
         "liable": [None if x < 0 else int(x) for x in liable],
     }
     nets = records.nets[:n]

@@ -34,7 +34,7 @@ def replay_hand(run_dir, hand_id: int) -> tuple[list[str], dict]:
     ruleset = loads(info["ruleset_toml"], name=info["ruleset"])
     seats = seat_policies(info["policies"])
     params = engine_params(
-        ruleset, session_length=info["session_length"], seed_key=root_key(info["seed"]), trace=True
+        ruleset, session_length=info["session_length"], seed_key=root_key(info["seed"]), replay=True
     )
     scoring = score_params(ruleset)
     tb = hand_tables()
@@ -63,7 +63,8 @@ def replay_hand(run_dir, hand_id: int) -> tuple[list[str], dict]:
     lines = _narrate(st, dealt, row, seats.specs)
     lines.append(
         f"result: winners {record['winners']} {record['win_kind']} fan {record['fan']} "
-        f"patterns {record['patterns']} net {list(record['net'])}"
+        f"patterns {record['patterns']} hands {record['win_hands']} melds {record['win_melds']} "
+        f"net {[int(x) for x in record['net']]}"
     )
     return lines, record
 

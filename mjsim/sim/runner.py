@@ -61,7 +61,6 @@ def play_sessions(
     round_wind: int = 0,
     tables: int = 2048,
     chunk_rows: int = 20_000,
-    trace: bool = False,
     on_hands: Callable[[int], None] | None = None,
 ) -> Iterator[dict]:
     """Play sessions ``[first_session, end_session)`` and yield record columns, ``chunk_rows`` hands at most each.
@@ -74,7 +73,7 @@ def play_sessions(
     tables = max(1, min(tables, sessions))
     params = engine_params(
         ruleset, session_length=session_length, first_dealer=first_dealer, first_round_wind=round_wind,
-        seed_key=root_key(seed), trace=trace,
+        seed_key=root_key(seed),
     )  # fmt: skip
     scoring = score_params(ruleset)
     tb = hand_tables()
@@ -139,16 +138,9 @@ def seat_policies(specs) -> SeatPolicies:
     if len(parts) != 4:
         raise ValueError(f"give one policy or four (one per seat), got {len(parts)}: {parts}")
     parsed = [parse_policy(p.strip()) for p in parts]
-    specs = tuple(_spec(policy, values) for policy, values in parsed)
+    specs = tuple(p.spec for p in parsed)
     groups = tuple(specs.index(spec) for spec in specs)
     return SeatPolicies(
         tuple(policy for policy, _ in parsed), tuple(values for _, values in parsed), specs, groups
     )
 
-
-def _spec(policy, values) -> str:
-    defaults = list(policy.default_params)
-    if not defaults:
-        return policy.name
-    text = ",".join(f"{k}={v:g}" for k, v in zip(defaults, values))
-    return f"{policy.name}:{text}"

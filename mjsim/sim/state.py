@@ -73,6 +73,7 @@ class State(NamedTuple):
     winners: np.ndarray  # int8 (B, 4): winning seats in win order, -1 padded
     win_kind: np.ndarray  # int8 (B, 4)
     win_fan: np.ndarray  # int16 (B, 4)
+    win_flags: np.ndarray  # int8 (B, 4): fastscore LAST_TILE / FIRST_TURN bits of each win
     win_patterns: np.ndarray  # int8 (B, 4, N_PATTERNS)
     win_hand: np.ndarray  # int8 (B, 4, 34)
     win_melds: np.ndarray  # int8 (B, 4, MAX_MELDS, 2)
@@ -135,6 +136,7 @@ def allocate_state(tables: int) -> State:
         winners=np.zeros((b, 4), np.int8),
         win_kind=np.zeros((b, 4), np.int8),
         win_fan=np.zeros((b, 4), np.int16),
+        win_flags=np.zeros((b, 4), np.int8),
         win_patterns=np.zeros((b, 4, N_PATTERNS), np.int8),
         win_hand=np.zeros((b, 4, 34), np.int8),
         win_melds=np.zeros((b, 4, MAX_MELDS, 2), np.int8),
@@ -182,7 +184,7 @@ class EngineParams(NamedTuple):
     first_dealer: int  # -1: random per session
     first_round_wind: int
     seed_key: np.uint64  # the run's root key (mjsim.sim.rng.root_key)
-    trace: bool
+    replay: bool  # one hand at a time: record its turn-by-turn trace and stop when it ends
 
 
 MISSED_WIN_MODES = ("none", "same_kind_until_move", "any_discard_until_draw", "until_draw_unless_more_fan")
@@ -190,7 +192,7 @@ NEXT_DEALER_AFTER_WIN = ("dealer_or_next", "winner", "first_winner")
 NEXT_DEALER_AFTER_DRAW = ("same", "next")
 
 
-def engine_params(ruleset, *, session_length=1, first_dealer=-1, first_round_wind=0, seed_key=0, trace=False):
+def engine_params(ruleset, *, session_length=1, first_dealer=-1, first_round_wind=0, seed_key=0, replay=False):
     """The engine's view of a ``Ruleset`` plus the run's session settings."""
     forms = 1
     if "seven_pairs" in ruleset.win_forms:
@@ -223,5 +225,5 @@ def engine_params(ruleset, *, session_length=1, first_dealer=-1, first_round_win
         first_dealer=int(first_dealer),
         first_round_wind=int(first_round_wind),
         seed_key=np.uint64(seed_key),
-        trace=bool(trace),
+        replay=bool(replay),
     )
