@@ -44,10 +44,11 @@ def _action(text: str) -> int:
 
 class ScriptedHand:
     def __init__(self, ruleset, hands, *, melds=None, draws="", back="", dealer=0, round_wind=0, actor=None,
-                 meld_from=None, first_go_around=False):
+                 meld_from=None, first_go_around=False, wall_ends_after_draws=False):
         """``hands``: seat -> concealed tiles (the actor's last tile is the one it just drew);
         ``melds``: seat -> C-T5 meld strings; ``meld_from``: (seat, meld index) -> feeding seat;
-        ``first_go_around``: the position is the hand's very start (天和/地和/人和 possible), else mid-hand."""
+        ``first_go_around``: the position is the hand's very start (天和/地和/人和 possible), else mid-hand;
+        ``wall_ends_after_draws``: nothing but ``draws`` and ``back`` is left to draw (海底 positions)."""
         self.ruleset = ruleset
         self.params = engine_params(ruleset, replay=True)
         self.scoring = score_params(ruleset)
@@ -84,12 +85,12 @@ class ScriptedHand:
             pool.remove(tile)
         # filler in a fixed order that keeps honours last (fewer accidental pungs)
         filler = sorted(pool, key=lambda t: (t >= 27, t % 9, t))
-        wall = front + filler + rear[::-1]
+        wall = filler + front + rear[::-1] if wall_ends_after_draws else front + filler + rear[::-1]
         n = len(tile_set_wall(ruleset.tile_set))
         dealt = n - len(wall)
         st.wall[0, :] = 0
         st.wall[0, dealt:n] = wall
-        st.front[0] = dealt
+        st.front[0] = n - len(front) - len(rear) if wall_ends_after_draws else dealt
         st.back[0] = n - 1
         seat = dealer if actor is None else actor
         st.actor[0] = seat

@@ -263,3 +263,53 @@ def test_c_w4_exhaustive_draw_settles_nothing():
     row = hand.play({})
     assert row["winners"] == [] and row["wall_left"] == 0
     assert np.all(row["net"] == 0)
+
+
+# ---- JPH-F2 first-turn limit hands and JPH-M3 who pays them ----------------------------------------
+
+COMPLETE_14 = "123m456p789s234s11z"
+
+
+def test_jph_f2_heavenly_win_paid_by_all_three():
+    hand = ScriptedHand(
+        J3, {0: COMPLETE_14, 1: "147m258p369s1234z", 2: "147p258s369m5677z", 3: "147s258m369p1256z"},
+        first_go_around=True,
+    )
+    row = hand.play({0: ["win"]})
+    assert row["patterns"] == [["heavenly"]] and row["fan"] == [6] and row["first_turn"] == [True]
+    assert list(row["net"]) == [192, -64, -64, -64]
+
+
+def test_jph_f2_earthly_win_on_the_first_draw():
+    hand = ScriptedHand(
+        J3,
+        {0: "19m578p19s234567z5m", 1: "123m456p789s34s11z", 2: "147p258s369m5677z", 3: "147s258m369p1256z"},
+        first_go_around=True, draws="2s",
+    )
+    row = hand.play({0: ["discard 5m"], 1: ["win"]})
+    assert row["patterns"] == [["earthly"]] and row["win_kind"] == ["self_draw"]
+    assert list(row["net"]) == [-64, 192, -64, -64]
+
+
+def test_jph_m3_human_win_on_the_dealers_first_discard_paid_by_the_dealer_alone():
+    hand = ScriptedHand(
+        J3,
+        {0: "19m578p19s234567z2s", 1: "123m456p789s34s11z", 2: "147p258s369m5677z", 3: "147s258m369p1256z"},
+        first_go_around=True,
+    )
+    row = hand.play({0: ["discard 2s"], 1: ["win"]})
+    assert row["patterns"] == [["human"]] and row["win_kind"] == ["discard"] and row["discarder"] == 0
+    assert list(row["net"]) == [-64, 64, 0, 0]
+
+
+def test_jph_f3_last_tile_self_draw_scores_haidi():
+    hand = ScriptedHand(
+        J3,
+        {0: "19m578p19s234567z5m", 1: "123m456p789s34s11z", 2: "147p258s369m5677z", 3: "147s258m369p1256z"},
+        draws="2s", wall_ends_after_draws=True,
+    )
+    row = hand.play({0: ["discard 5m"], 1: ["win"]})
+    # all_chows 1 + self_draw 1 + last_tile 1 = 3 (the cap) -> 8 a share
+    assert row["wall_left"] == 0 and row["last_tile"] == [True]
+    assert sorted(row["patterns"][0]) == ["all_chows", "last_tile", "self_draw"] and row["fan"] == [3]
+    assert list(row["net"]) == [-8, 24, -8, -8]
