@@ -1,8 +1,8 @@
 """The batch state: every table's hand as arrays with a leading table axis.
 
-``State`` holds what the engine mutates; ``EngineParams`` what it reads from
-the ruleset and the run.  Both are NamedTuples of numpy arrays and scalars
-so that compiled code can take them whole.  Shapes use ``B`` tables, four
+``State`` holds what the engine mutates (a numba struct reference over numpy
+arrays); ``EngineParams`` what it reads from the ruleset and the run (a
+NamedTuple of scalars and one array).  Shapes use ``B`` tables, four
 absolute seats, 34 tile kinds and up to ``MAX_MELDS`` melds a seat.
 """
 
@@ -11,6 +11,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
+from numba.core import types
+from numba.experimental import structref
 
 from mjsim.sim.constants import MAX_MELDS, MAX_WALL
 from mjsim.sim.fastscore import N_PATTERNS
@@ -32,71 +34,155 @@ MAX_KONGS = 16
 TRACE_LEN = 400
 
 
-class State(NamedTuple):
-    wall: np.ndarray  # int8 (B, MAX_WALL): tile kinds in draw order
-    front: np.ndarray  # int16 (B,): next tile drawn from the front
-    back: np.ndarray  # int16 (B,): next tile drawn from the back (replacements); drawable = back - front + 1
-    hands: np.ndarray  # int8 (B, 4, 34)
-    meld_kind: np.ndarray  # int8 (B, 4, MAX_MELDS)
-    meld_tile: np.ndarray  # int8 (B, 4, MAX_MELDS)
-    meld_from: np.ndarray  # int8 (B, 4, MAX_MELDS): seat whose discard made it, -1 own tiles
-    n_melds: np.ndarray  # int8 (B, 4)
-    exposed: np.ndarray  # int8 (B, 4, 34): tiles in each seat's melds
-    discards: np.ndarray  # int8 (B, 4, 34): each seat's discards still in its river
-    discarded: np.ndarray  # int16 (B, 4): discards made by each seat this hand
-    discarded_kinds: np.ndarray  # int64 (B, 4): bit per kind the seat has discarded this hand (TDH-S1)
-    phase: np.ndarray  # int8 (B,)
-    actor: np.ndarray  # int8 (B,): seat to draw/decide, or whose discard/kong is answered
-    target: np.ndarray  # int8 (B,): tile drawn (TURN; -1 after a claim) / discarded / added
-    dealer: np.ndarray  # int8 (B,)
-    round_wind: np.ndarray  # int8 (B,)
-    streak: np.ndarray  # int16 (B,): hands the dealer has kept the deal in a row (0 on a new dealer)
-    session_dealer: np.ndarray  # int8 (B,): the session's first dealer (round wind advances on return)
-    turns: np.ndarray  # int16 (B,): discards made this hand
-    claims_made: np.ndarray  # bool (B,): any chow, pung or kong this hand (ends 天和/地和/人和 chances)
-    replacement: np.ndarray  # int8 (B,): this turn's draw replaced a kong of that kind (KONG_*), else 0
-    replacement_from: np.ndarray  # int8 (B,): discarder whose tile made that kong, -1
-    after_kong: np.ndarray  # bool (B,): the discard being answered follows the discarder's kong
-    missed_kinds: np.ndarray  # int64 (B, 4): JPH-P3 bit per tile kind a seat may not win on a discard
-    missed_any: np.ndarray  # bool (B, 4): TDH-P3 no discard win until the seat's next draw
-    missed_fan: np.ndarray  # int16 (B, 4): XZ-P5 fan to beat for a discard win until next draw (-1 none)
-    pung_blocked: np.ndarray  # int64 (B, 4): TDH-P3/SHT-P4 kinds a seat may not pung until its draw
-    liable_for: np.ndarray  # int8 (B, 4): seat liable for this seat's self-drawn win (JPH-S4/S5), -1
-    liability_used: np.ndarray  # bool (B, 4): the seat is already liable for someone (包先不包后)
-    responses: np.ndarray  # int16 (B, 4): answers collected this step, -1 none
-    could_win: np.ndarray  # bool (B, 4): WIN was legal for the seat in the pending answer
-    could_pung: np.ndarray  # bool (B, 4)
-    answer_fan: np.ndarray  # int16 (B, 4): fan of the possible discard win (XZ-P5)
-    rng: np.ndarray  # uint64 (B, 5): stream 0 the wall, 1..4 the seats' choices
-    # the hand's result, filled as it ends
-    n_winners: np.ndarray  # int8 (B,)
-    winners: np.ndarray  # int8 (B, 4): winning seats in win order, -1 padded
-    win_kind: np.ndarray  # int8 (B, 4)
-    win_fan: np.ndarray  # int16 (B, 4)
-    win_flags: np.ndarray  # int8 (B, 4): fastscore LAST_TILE / FIRST_TURN bits of each win
-    win_patterns: np.ndarray  # int8 (B, 4, N_PATTERNS)
-    win_hand: np.ndarray  # int8 (B, 4, 34)
-    win_melds: np.ndarray  # int8 (B, 4, MAX_MELDS, 2)
-    discarder: np.ndarray  # int8 (B,): seat whose discard (or robbed kong) was won on, -1
-    liable: np.ndarray  # int8 (B,): seat that paid under a 包 rule, -1
-    n_kongs: np.ndarray  # int8 (B,)
-    kong_seat: np.ndarray  # int8 (B, MAX_KONGS)
-    kong_kind: np.ndarray  # int8 (B, MAX_KONGS): KONG_FROM_DISCARD / KONG_ADDED / KONG_CONCEALED
-    kong_from: np.ndarray  # int8 (B, MAX_KONGS)
-    transfers: np.ndarray  # int64 (B, N_COMPONENTS, 4, 4): payer -> payee
-    # the table's place in its run
-    session: np.ndarray  # int64 (B,): session index, -1 none
-    hand_in_session: np.ndarray  # int32 (B,)
-    hand_id: np.ndarray  # int64 (B,)
-    seed: np.ndarray  # uint64 (B,)
-    trace: np.ndarray  # int16 (B, TRACE_LEN, 3): (seat, action, tile) events when tracing
-    trace_len: np.ndarray  # int16 (B,)
+@structref.register
+class StateType(types.StructRef):
+    """Numba type of :class:`State`."""
+
+    def preprocess_fields(self, fields):
+        return tuple((name, types.unliteral(typ)) for name, typ in fields)
+
+
+class State(structref.StructRefProxy):
+    """Every table's hand: one struct of arrays, passed to compiled code by reference.
+
+    A struct reference rather than a NamedTuple: compiled code passes it
+    with one reference count instead of one per array, which was most of the
+    engine's cost.  Python code reads the same (shared) numpy arrays as
+    attributes.  Fields (leading axis B = tables)::
+
+        ``wall``: int8 (B, MAX_WALL): tile kinds in draw order
+        ``front``: int16 (B,): next tile drawn from the front
+        ``back``: int16 (B,): next tile drawn from the back (replacements); drawable = back - front + 1
+        ``hands``: int8 (B, 4, 34)
+        ``meld_kind``: int8 (B, 4, MAX_MELDS)
+        ``meld_tile``: int8 (B, 4, MAX_MELDS)
+        ``meld_from``: int8 (B, 4, MAX_MELDS): seat whose discard made it, -1 own tiles
+        ``n_melds``: int8 (B, 4)
+        ``exposed``: int8 (B, 4, 34): tiles in each seat's melds
+        ``discards``: int8 (B, 4, 34): each seat's discards still in its river
+        ``discarded``: int16 (B, 4): discards made by each seat this hand
+        ``discarded_kinds``: int64 (B, 4): bit per kind the seat has discarded this hand (TDH-S1)
+        ``phase``: int8 (B,)
+        ``actor``: int8 (B,): seat to draw/decide, or whose discard/kong is answered
+        ``target``: int8 (B,): tile drawn (TURN; -1 after a claim) / discarded / added
+        ``dealer``: int8 (B,)
+        ``round_wind``: int8 (B,)
+        ``streak``: int16 (B,): hands the dealer has kept the deal in a row (0 on a new dealer)
+        ``session_dealer``: int8 (B,): the session's first dealer (round wind advances on return)
+        ``turns``: int16 (B,): discards made this hand
+        ``claims_made``: bool (B,): any chow, pung or kong this hand (ends 天和/地和/人和 chances)
+        ``replacement``: int8 (B,): this turn's draw replaced a kong of that kind (KONG_*), else 0
+        ``replacement_from``: int8 (B,): discarder whose tile made that kong, -1
+        ``after_kong``: bool (B,): the discard being answered follows the discarder's kong
+        ``missed_kinds``: int64 (B, 4): JPH-P3 bit per tile kind a seat may not win on a discard
+        ``missed_any``: bool (B, 4): TDH-P3 no discard win until the seat's next draw
+        ``missed_fan``: int16 (B, 4): XZ-P5 fan to beat for a discard win until next draw (-1 none)
+        ``pung_blocked``: int64 (B, 4): TDH-P3/SHT-P4 kinds a seat may not pung until its draw
+        ``liable_for``: int8 (B, 4): seat liable for this seat's self-drawn win (JPH-S4/S5), -1
+        ``liability_used``: bool (B, 4): the seat is already liable for someone (包先不包后)
+        ``responses``: int16 (B, 4): answers collected this step, -1 none
+        ``could_win``: bool (B, 4): WIN was legal for the seat in the pending answer
+        ``could_pung``: bool (B, 4)
+        ``answer_fan``: int16 (B, 4): fan of the possible discard win (XZ-P5)
+        ``rng``: uint64 (B, 5): stream 0 the wall, 1..4 the seats' choices
+        # the hand's result, filled as it ends
+        ``n_winners``: int8 (B,)
+        ``winners``: int8 (B, 4): winning seats in win order, -1 padded
+        ``win_kind``: int8 (B, 4)
+        ``win_fan``: int16 (B, 4)
+        ``win_flags``: int8 (B, 4): fastscore LAST_TILE / FIRST_TURN bits of each win
+        ``win_patterns``: int8 (B, 4, N_PATTERNS)
+        ``win_hand``: int8 (B, 4, 34)
+        ``win_melds``: int8 (B, 4, MAX_MELDS, 2)
+        ``discarder``: int8 (B,): seat whose discard (or robbed kong) was won on, -1
+        ``liable``: int8 (B,): seat that paid under a 包 rule, -1
+        ``n_kongs``: int8 (B,)
+        ``kong_seat``: int8 (B, MAX_KONGS)
+        ``kong_kind``: int8 (B, MAX_KONGS): KONG_FROM_DISCARD / KONG_ADDED / KONG_CONCEALED
+        ``kong_from``: int8 (B, MAX_KONGS)
+        ``transfers``: int64 (B, N_COMPONENTS, 4, 4): payer -> payee
+        # the table's place in its run
+        ``session``: int64 (B,): session index, -1 none
+        ``hand_in_session``: int32 (B,)
+        ``hand_id``: int64 (B,)
+        ``seed``: uint64 (B,)
+        ``trace``: int16 (B, TRACE_LEN, 3): (seat, action, tile) events when tracing
+        ``trace_len``: int16 (B,)
+    """
+
+
+    def __getattr__(self, name):
+        arrays = self.__dict__.get("_arrays")
+        if arrays is None or name not in arrays:
+            raise AttributeError(f"State has no field {name!r}")
+        return arrays[name]
+
+
+STATE_FIELDS = (
+    "wall",
+    "front",
+    "back",
+    "hands",
+    "meld_kind",
+    "meld_tile",
+    "meld_from",
+    "n_melds",
+    "exposed",
+    "discards",
+    "discarded",
+    "discarded_kinds",
+    "phase",
+    "actor",
+    "target",
+    "dealer",
+    "round_wind",
+    "streak",
+    "session_dealer",
+    "turns",
+    "claims_made",
+    "replacement",
+    "replacement_from",
+    "after_kong",
+    "missed_kinds",
+    "missed_any",
+    "missed_fan",
+    "pung_blocked",
+    "liable_for",
+    "liability_used",
+    "responses",
+    "could_win",
+    "could_pung",
+    "answer_fan",
+    "rng",
+    "n_winners",
+    "winners",
+    "win_kind",
+    "win_fan",
+    "win_flags",
+    "win_patterns",
+    "win_hand",
+    "win_melds",
+    "discarder",
+    "liable",
+    "n_kongs",
+    "kong_seat",
+    "kong_kind",
+    "kong_from",
+    "transfers",
+    "session",
+    "hand_in_session",
+    "hand_id",
+    "seed",
+    "trace",
+    "trace_len",
+)
+structref.define_proxy(State, StateType, list(STATE_FIELDS))
 
 
 def allocate_state(tables: int) -> State:
     """Zeroed state for ``tables`` tables (every table idle until assigned a session)."""
     b = tables
-    return State(
+    arrays = dict(
         wall=np.zeros((b, MAX_WALL), np.int8),
         front=np.zeros(b, np.int16),
         back=np.zeros(b, np.int16),
@@ -154,6 +240,9 @@ def allocate_state(tables: int) -> State:
         trace=np.zeros((b, TRACE_LEN, 3), np.int16),
         trace_len=np.zeros(b, np.int16),
     )
+    state = State(*(arrays[name] for name in STATE_FIELDS))
+    state._arrays = arrays  # the struct shares these arrays' memory
+    return state
 
 
 class EngineParams(NamedTuple):
