@@ -98,9 +98,11 @@ def _cmd_replay(args) -> None:
 
 
 def _cmd_demo(args) -> None:
-    """The README's main job until the simulator lands: list rules, score an example."""
+    """The built-in default job: the presets, an example hand scored, a small simulation and its summary."""
     from mjsim import ruleset, score_hand
+    from mjsim.analysis import format_summary, run_summary
     from mjsim.rules import describe_presets
+    from mjsim.sim.parallel import RunSpec, simulate
 
     print(describe_presets())
     for name in ("jipinghu", "jipinghu_5fan"):
@@ -108,6 +110,13 @@ def _cmd_demo(args) -> None:
         score = score_hand(rules, EXAMPLE_HAND, self_draw=True, seat=1)
         print(f"\nexample: {EXAMPLE_HAND}, self-drawn by the dealer's 下家")
         print(_format_score(rules, score))
+    out = _run_dir(args.out, overwrite=True)
+    print(f"\nsimulating {args.hands:,} hands of jipinghu (sessions of 8, four efficiency seats) -> {out}")
+    print("(the first run compiles the simulator, about a minute; later runs start at once)")
+    spec = RunSpec(ruleset("jipinghu"), ("efficiency",), args.hands, session_length=8, seed=1)
+    info = simulate(spec, out, workers=args.workers)
+    print(f"{info['hands']:,} hands in {info['seconds']:.1f} s")
+    print(format_summary(run_summary(out)))
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -157,7 +166,10 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("hand_id", type=int, help="the hand's hand_id")
     replay.set_defaults(run=_cmd_replay)
 
-    demo = sub.add_parser("demo", help="the built-in default job: list presets and score an example hand")
+    demo = sub.add_parser("demo", help="the built-in default job: presets, an example hand, a small simulation")
+    demo.add_argument("--hands", type=int, default=8_000, help="hands to simulate (a multiple of 8)")
+    demo.add_argument("--workers", type=int, default=2, help="processes")
+    demo.add_argument("--out", default="data/runs/demo", help="run directory (replaced on every demo)")
     demo.set_defaults(run=_cmd_demo)
     return parser
 

@@ -17,3 +17,11 @@ def test_every_option_is_documented_with_rule_id_or_meaning():
     for name, option in OPTIONS.items():
         assert f"`{name}`" in text
         assert option.meaning
+
+
+def test_docs_schema_md_is_generated_from_the_schema_module():
+    from mjsim.io.schema import SCHEMA_VERSION, describe
+
+    text = (DOCS.parent / "schema.md").read_text(encoding="utf-8")
+    assert describe() in text
+    assert f"schema version {SCHEMA_VERSION}" in text
