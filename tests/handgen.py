@@ -48,3 +48,27 @@ def near_complete_hands(rng, count, sets=4, max_swaps=3, drop_share=0.3, kinds=3
             counts[rng.choice(np.flatnonzero(counts))] -= 1
         hands.append(counts)
     return np.array(hands, dtype=np.int8)
+
+
+def as_wilds(rng, counts, wilds):
+    """Turn ``wilds`` held tiles, chosen at random, into wilds: the counts without them."""
+    counts = counts.copy()
+    for _ in range(wilds):
+        counts[rng.choice(np.flatnonzero(counts))] -= 1
+    return counts
+
+
+def fifth_copy_hand(rng, wilds=1):
+    """Four copies of a kind + three random sets, + 1 wild: a win if a wild could be a fifth copy.
+
+    (Pung + pair of that kind, the wild the fifth tile.)  ``wilds - 1`` more
+    held tiles become wilds.  Returns the concealed counts without the wilds.
+    """
+    while True:
+        counts = np.zeros(34, dtype=np.int8)
+        counts[rng.integers(34)] = 4
+        for _ in range(3):
+            for tile in SETS[rng.integers(len(SETS))]:
+                counts[tile] += 1
+        if counts.max() <= 4:
+            return as_wilds(rng, counts, wilds - 1)

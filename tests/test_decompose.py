@@ -2,11 +2,17 @@
 
 Expected readings are written out by hand; the random test checks the
 wild-free readings against an independent implementation (the ``mahjong``
-package's HandDivider).
+package's HandDivider), and the last test checks win / no win against the
+batched kernels (``mjsim.hand.kernels.is_win``).
+
+C-J1 as interpreted here and in the kernels: a wild stands for any kind as
+long as no kind exceeds four copies in the completed concealed hand (concealed
+count + wilds standing for it <= 4, C-T1); a wild never makes a fifth copy.
 """
 
 from itertools import combinations_with_replacement
 
+import handgen
 import numpy as np
 import pytest
 from hypothesis import assume, given, settings
@@ -14,7 +20,8 @@ from hypothesis import strategies as st
 from mahjong.hand_calculating.divider import HandDivider
 
 from mjsim.hand.decompose import Decomposition, decompositions, is_thirteen_orphans, seven_pairs_assignments
-from mjsim.tiles import parse_counts, parse_tiles, tile_set_kinds
+from mjsim.hand.kernels import is_win
+from mjsim.tiles import format_counts, parse_counts, parse_tiles, tile_set_kinds
 
 
 def t(name: str) -> int:
@@ -136,8 +143,24 @@ def test_CJ1_one_wild_fills_a_middle_gap():
     assert decompositions(parse_counts("13m55p"), 1) == [Decomposition((("chow", t("1m")),), t("5p"), (t("2m"),))]
 
 
-def test_CJ1_wild_may_be_a_fifth_copy():
-    assert decompositions(parse_counts("1111m"), 1) == [Decomposition((("pung", t("1m")),), t("1m"), (t("1m"),))]
+def test_CJ1_wild_never_makes_a_fifth_copy():
+    # C-J1 (interpretation, the kernels' semantic): a wild stands for any kind as long as the
+    # concealed count of that kind plus the wilds standing for it stays <= 4 (C-T1: four copies).
+    assert decompositions(parse_counts("1111m"), 1) == []  # pung 1m + pair 1m would need a fifth 1m
+    assert decompositions(parse_counts("1111m234p567p789s"), 1) == []
+    # 111m + 2 wilds: pung 1m + a wild pair of any kind but 1m (33), or pair 11m + chow 123m (wilds 2m 3m)
+    found = shapes("111m", 2)
+    assert len(found) == 34
+    assert ((("pung", "1m"),), t("1m"), (t("1m"), t("1m"))) not in found
+    assert ((("chow", "1m"),), t("1m"), (t("2m"), t("3m"))) in found
+    assert all(list(wild).count(t("1m")) == 0 for _, _, wild in found)
+    # a wild may be the fourth copy: 111m 23m 55m + wild as 1m (chow 123m) or as 4m (chow 234m),
+    # or as a third 5m (pair 11m)
+    assert shapes("111m23m55m", 1) == {
+        ((("chow", "1m"), ("pung", "1m")), t("5m"), (t("1m"),)),
+        ((("chow", "2m"), ("pung", "1m")), t("5m"), (t("4m"),)),
+        ((("chow", "1m"), ("pung", "5m")), t("1m"), (t("5m"),)),
+    }
 
 
 def test_CJ1_two_wilds_standard_hand():
@@ -158,10 +181,11 @@ def test_CJ1_wilds_alone_form_any_set_and_pair():
     # 1m + 4 wilds (5 tiles: one set + pair), worked out by hand:
     # 1m paired by a wild, 3 wilds any pung (34) or chow (21): 55 readings;
     # 1m in pung 111m or chow 123m, 2 wilds any pair: 2 x 34 = 68; two readings coincide
-    # (pung 1m + pair 1m, chow 123m + pair 1m): 55 + 68 - 2 = 121.
-    assert len(decompositions(parse_counts("1m"), 4)) == 121
-    # suits only (108-tile set, C-T4): 48 sets, 27 pairs -> 48 + 54 - 2 = 100
-    assert len(decompositions(parse_counts("1m"), 4, allowed=tile_set_kinds(108)[:34])) == 100
+    # (pung 1m + pair 1m, chow 123m + pair 1m): 55 + 68 - 2 = 121; pung 1m + pair 1m would
+    # be five 1m (C-J1: no fifth copy): 120.
+    assert len(decompositions(parse_counts("1m"), 4)) == 120
+    # suits only (108-tile set, C-T4): 48 sets, 27 pairs -> 48 + 54 - 2 - 1 = 99
+    assert len(decompositions(parse_counts("1m"), 4, allowed=tile_set_kinds(108)[:34])) == 99
 
 
 def test_CJ1_allowed_limits_what_a_wild_stands_for():
@@ -209,6 +233,17 @@ def test_CJ1_seven_pairs_with_wilds():
     assert seven_pairs_assignments(parse_counts("1122m3344p556s7z"), 1) == []  # two odd counts, one wild
 
 
+def test_CJ1_seven_pairs_wild_never_makes_a_fifth_copy():
+    # three held + a wild = four equal tiles = two pairs (C-P5); never a fifth copy (C-J1)
+    assert seven_pairs_assignments(parse_counts("111m2233p4455s66z"), 1) == [
+        tuple(sorted(t(x) for x in ["1m", "1m", "2p", "3p", "4s", "5s", "6z"]))
+    ]
+    # 1111m 22m 33m 44m 55m + 2 wilds: the wild pair is any kind but 1m (33)
+    found = seven_pairs_assignments(parse_counts("1111m22334455m"), 2)
+    assert len(found) == 33
+    assert all(pairs.count(t("1m")) == 2 for pairs in found)
+
+
 def test_thirteen_orphans():
     assert is_thirteen_orphans(parse_counts("119m19p19s1234567z"))
     assert is_thirteen_orphans(parse_counts("19m19p19s1234567z"), 1)  # wild is the duplicate
@@ -216,6 +251,9 @@ def test_thirteen_orphans():
     assert not is_thirteen_orphans(parse_counts("119m19p19s1234566z"))  # 7z missing, two duplicates
     assert not is_thirteen_orphans(parse_counts("129m19p19s1234567z"))  # 2m is not an orphan
     assert not is_thirteen_orphans(parse_counts("19m19p19s1234567z"))  # 13 tiles
+    # no kind holds more than two tiles in this shape, so a wild never makes a fifth copy (C-J1)
+    assert is_thirteen_orphans(parse_counts("119m19p19s123456z"), 1)  # the wild is the 7z
+    assert not is_thirteen_orphans(parse_counts("1119m19p19s12345z"), 1)  # three 1m
 
 
 # ---- against an independent implementation ----------------------------------------------------
@@ -294,9 +332,50 @@ def test_CJ1_wild_readings_match_trying_every_kind(counts, data):
     held = counts.copy()
     for _ in range(wilds):
         held[data.draw(st.sampled_from([int(k) for k in np.flatnonzero(held)]))] -= 1
-    ours = {
-        (d.sets, d.pair, d.wild_as)
-        for d in decompositions(held, wilds)
-        if (held + np.bincount(d.wild_as, minlength=34)).max() <= 4  # the oracle knows no fifth copy
-    }
-    assert ours == brute_force_wild_readings(held, wilds)
+    ours = {(d.sets, d.pair, d.wild_as) for d in decompositions(held, wilds)}
+    assert ours == brute_force_wild_readings(held, wilds)  # neither knows a fifth copy (C-J1)
+
+
+# ---- against the batched kernels (one wild semantic everywhere, C-J1) ----------------------------
+
+
+def test_CJ1_reference_agrees_with_the_kernels_on_random_hands():
+    """``bool(decompositions(counts, w))`` is the kernels' ``is_win(..., "standard", wilds=w)``.
+
+    C-J1 as interpreted everywhere: a wild stands for any kind as long as the
+    concealed count of that kind plus the wilds read as it is at most four.
+    Hands: near-complete 14-tile hands with 0-3 held tiles turned into wilds;
+    four-of-a-kind hands that would win only if a wild could be a fifth copy
+    (or by another reading); and 17-tile hands (5 sets + pair, no wilds).
+    """
+    rng = np.random.default_rng(20240611)
+    hands, wilds, family = [], [], []
+    for counts in handgen.near_complete_hands(rng, 2500, max_swaps=2, drop_share=0.0):
+        w = int(rng.integers(0, 4))
+        hands.append(handgen.as_wilds(rng, counts, w))
+        wilds.append(w)
+        family.append("near")
+    for _ in range(1000):
+        w = int(rng.integers(1, 4))
+        hands.append(handgen.fifth_copy_hand(rng, w))
+        wilds.append(w)
+        family.append("fifth")
+    for counts in handgen.near_complete_hands(rng, 1000, sets=5, max_swaps=2, drop_share=0.0):
+        hands.append(counts)
+        wilds.append(0)
+        family.append("17")
+    hands, wilds, family = np.array(hands, dtype=np.int8), np.array(wilds), np.array(family)
+
+    ours = np.array([bool(decompositions(c, int(w))) for c, w in zip(hands, wilds)])
+    kernel = is_win(hands, form="standard", wilds=wilds)
+    bad = np.flatnonzero(ours != kernel)
+    assert bad.size == 0, [(format_counts(hands[i]), int(wilds[i]), bool(ours[i])) for i in bad[:5]]
+    for name in ("near", "fifth", "17"):  # both outcomes frequent in every family
+        share = ours[family == name].mean()
+        assert 0.15 < share < 0.85, (name, share)
+    for w in range(4):
+        share = ours[(family == "near") & (wilds == w)].mean()
+        assert 0.15 < share < 0.9, (w, share)
+    # every "fifth" hand wins if a wild may be a fifth copy; the ones that do not win are the
+    # cases the rule decides, and there are many of them
+    assert (~ours[family == "fifth"]).sum() > 200

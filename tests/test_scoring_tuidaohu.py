@@ -153,6 +153,15 @@ def test_CJ1_wild_makes_the_win():
         score_hand(Q, "123m456p789s222s5m5z", self_draw=True)  # no wilds in [Q]: 5m 5z is no pair
 
 
+def test_CJ1_wild_never_makes_a_fifth_copy():
+    # 1111m + ghost: pung 1m + pair 1m would need a fifth 1m; C-J1 (interpretation, as the
+    # simulator's kernels): a wild stands for any tile, but no kind exceeds four in the concealed hand
+    with pytest.raises(ValueError, match="not a winning hand"):
+        score_hand(WILD_Q, "1111m234p567p789s5z", self_draw=True)
+    # the ghost as a fourth 1m is fine: 111m + 1m23m
+    check(WILD_Q, "111m23m567p789s55s5z", ["small_hand"], 1, 2, self_draw=True)
+
+
 def test_CJ1_wild_kinds_keyword_overrides():
     # flip scheme (TDH-G1 option): the turned-up tile decides; here 9p is wild (as 5m)
     flip = ruleset("tuidaohu", wild_scheme="flip_next")

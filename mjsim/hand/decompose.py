@@ -6,8 +6,11 @@ the simulator's fast path uses lookup tables instead and is checked against it.
 A hand is a count vector over the 34 playing kinds (see :mod:`mjsim.tiles`);
 wild tiles are passed apart as a number, because a wild has no kind of its
 own until a decomposition assigns one (``wild_as``).  A wild may stand for any
-kind, even a fifth copy (C-J1); ``allowed`` limits the kinds it may stand for
-(for example to the kinds of the ruleset's tile set, C-T4).
+kind (C-J1), but never for a fifth copy: in every reading the concealed count
+of a kind plus the wilds standing for it is at most four (C-T1; the same
+semantic as the batched kernels of :mod:`mjsim.hand.kernels`).  ``allowed``
+limits the kinds a wild may stand for (for example to the kinds of the
+ruleset's tile set, C-T4).
 """
 
 from __future__ import annotations
@@ -148,6 +151,8 @@ def decompositions(counts, wilds: int = 0, *, allowed=None) -> list[Decompositio
     ``counts``: 34 concealed counts without the wilds; n = (tiles + wilds - 2) // 3,
     so 2-, 5-, 8-, 11-, 14- and 17-tile hands all work (melds already removed).
     ``allowed``: kinds (ids or a boolean mask) a wild may stand for; default all 34.
+    A wild never makes a fifth copy: ``counts[k]`` plus the wilds standing for
+    ``k`` is at most 4 in every reading (C-J1 with C-T1).
     Returns ``[]`` when there is none; readings are distinct and sorted.
 
     >>> from mjsim.tiles import parse_counts
@@ -161,7 +166,12 @@ def decompositions(counts, wilds: int = 0, *, allowed=None) -> list[Decompositio
     if total < 2 or (total - 2) % 3:
         return []
     readings = _readings(cells, int(wilds), True, _allowed_kinds(allowed))
-    found = [Decomposition(sets, pair, wild_as) for sets, pair, wild_as in readings]
+    # the search lets a wild take any kind; keep the readings whose tiles exist (at most 4 of a kind)
+    found = [
+        Decomposition(sets, pair, wild_as)
+        for sets, pair, wild_as in readings
+        if all(cells[k] + wild_as.count(k) <= 4 for k in set(wild_as))
+    ]
     return sorted(found, key=lambda d: (d.sets, d.pair, d.wild_as))
 
 
@@ -173,7 +183,8 @@ def seven_pairs_assignments(
     Four equal tiles are two pairs (the kind appears twice) only when
     ``quads_as_two_pairs`` (C-P5, TDH-P4, XZ-P3); otherwise the seven kinds
     differ.  A wild completes an odd count or joins another wild as a pair of
-    any ``allowed`` kind (C-J1); no kind is used more than twice.
+    any ``allowed`` kind (C-J1); no kind is used more than twice, so no kind
+    holds more than four tiles and a wild never makes a fifth copy.
     """
     cells = _as_counts(counts)
     if sum(cells) + wilds != 14:
@@ -200,7 +211,10 @@ def seven_pairs_assignments(
 
 
 def is_thirteen_orphans(counts, wilds: int = 0) -> bool:
-    """One of each terminal and honour plus a duplicate of any of them, 14 tiles (十三幺); wilds fill gaps (C-J1)."""
+    """One of each terminal and honour plus a duplicate of any of them, 14 tiles (十三幺); wilds fill gaps (C-J1).
+
+    No kind holds more than two tiles in this shape, so a wild never makes a fifth copy.
+    """
     cells = _as_counts(counts)
     if sum(cells) + wilds != 14:
         return False

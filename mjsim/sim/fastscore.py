@@ -2,11 +2,15 @@
 
 The simulator scores wins (and checks the minimum fan before a win is legal)
 inside compiled code, so it cannot call the readable reference scorer.  This
-module re-derives each pattern from tile counts — in a complete standard hand
-an honour with three or more tiles is a pung, a hand whose concealed counts
-are all 0, 2 or 3 (one pair) reads as all pungs, and only "all chows" needs
-a decomposition search — and a differential test checks it against the
-reference on many simulated and generated hands.
+module re-derives each pattern from tile counts: most patterns are facts of
+the tiles (suits, honours, terminals; in a complete standard hand an honour
+with three or more tiles is a pung), and the only reading-dependent facts —
+whether the sets can be all pungs, all chows or a mix — come from a small
+search over the ranks that may hold a pung (``standard_shapes``).  Each
+reading class (and seven pairs / thirteen orphans where the ruleset lists
+them) is scored and the best kept, in the reference's order.  Differential
+tests (tests/test_fastscore.py, tests/test_sim_conformance.py) check it
+against the reference on generated and simulated hands.
 
 Pattern ids are the rules reference's; ``PATTERN_IDS`` fixes their order for
 the count vectors the engine logs.
@@ -19,7 +23,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from mjsim.sim.constants import MELD_CHOW, MELD_CKONG, MELD_KONG, MELD_PUNG
+from mjsim.sim.constants import MELD_CHOW, MELD_KONG, MELD_PUNG
 
 PATTERN_IDS = (
     # JPH-F1 ordinary, JPH-F2 limit (a ruleset says which table holds each)

@@ -240,22 +240,26 @@ def _copies(hand: Hand, kind: int) -> int:
     return int(hand.concealed[kind]) + sum(m.tiles.count(kind) for m in hand.melds)
 
 
-def best_score(score_one, readings, *, no_win: str) -> HandScore:
+def best_score(score_one, readings, *, no_win: str, rank=None) -> HandScore:
     """The best score over the readings (highest points, then fan, then fan before the cap).
 
     The player chooses how to read the hand and what the wilds stand for
     (C-J1).  ``score_one(reading)`` returns a HandScore or raises
     :class:`Rejected`.  With no reading at all the hand is not a win; with only
     rejected readings the first reason is raised; with none, ``no_win``.
+    ``rank(reading, score)``, if given, replaces the default ordering key (a
+    family that needs finer tie-breaks passes one); equal keys keep the first.
     """
-    scores, reasons = [], []
+    scored, reasons = [], []
     for reading in readings:
         try:
-            scores.append(score_one(reading))
+            scored.append((reading, score_one(reading)))
         except Rejected as reason:
             reasons.append(str(reason))
-    if scores:
-        return max(scores, key=lambda s: (s.points, s.fan, s.capped_from or s.fan))
+    if scored:
+        if rank is None:
+            return max((s for _, s in scored), key=lambda s: (s.points, s.fan, s.capped_from or s.fan))
+        return max(scored, key=lambda rs: rank(*rs))[1]
     if reasons:
         raise ValueError(reasons[0])
     raise ValueError(no_win)

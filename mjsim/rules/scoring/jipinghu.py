@@ -115,8 +115,29 @@ def score_reading(ruleset, r: p.Reading) -> HandScore:
     return HandScore(fan, tuple(pid for pid, _ in detail), 2**fan, tuple(detail), False, capped_from)
 
 
+def _rank(ruleset, r: p.Reading, s: HandScore) -> tuple:
+    """Order of two readings' scores: the higher fan, then the higher fan before the cap and raises.
+
+    A raise to the cap (JPH-S1..S3) or the cap itself (JPH-F4) can give two
+    readings the same fan; the one with more fan of its own is the better
+    reading, so 111222333s11z + kong on a 一炮三响 [3] reads as all pungs (2,
+    raised to 3), not as a chicken (0, raised to 3).  Still equal
+    (**interpretation**, so the patterns shown never depend on the order the
+    readings are found in): a limit hand, then all pungs, then all chows.
+    """
+    if s.limit:
+        before = s.fan
+    else:  # the raise entries are the last ones of fan_detail, one per raise
+        n_raises = len(_special_wins(ruleset, r.win)[1])
+        before = sum(fan for _, fan in s.fan_detail[: len(s.fan_detail) - n_raises])
+    return s.points, s.fan, before, s.limit, p.all_pungs(r), p.all_chows(r)
+
+
 def score(ruleset, hand: Hand, win: Win) -> HandScore:
-    """The best reading's score (JPH-F: the highest fan the hand can be read for)."""
+    """The best reading's score (JPH-F: the highest fan the hand can be read for; ties: see ``_rank``)."""
     return best_score(
-        lambda r: score_reading(ruleset, r), p.readings(ruleset, hand, win), no_win=p.no_win_message(ruleset, hand)
+        lambda r: score_reading(ruleset, r),
+        p.readings(ruleset, hand, win),
+        no_win=p.no_win_message(ruleset, hand),
+        rank=lambda r, s: _rank(ruleset, r, s),
     )

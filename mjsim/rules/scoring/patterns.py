@@ -84,7 +84,10 @@ def _wild_counts(wild_as) -> np.ndarray:
 def readings(ruleset, hand: Hand, win: Win) -> list[Reading]:
     """Every reading of the hand in the shapes the ruleset allows (C-P5, ``win_forms``).
 
-    Wilds stand only for kinds of the ruleset's tile set (C-T4).
+    Wilds stand only for kinds of the ruleset's tile set (C-T4), and never for a
+    fifth copy: the concealed count of a kind plus the wilds read as it is at
+    most four (C-J1, the semantic of the simulator's kernels; declared melds are
+    not counted, as the kernels see concealed tiles only).
     """
     allowed = tile_set_kinds(ruleset.tile_set)[:N_KINDS]
     base = hand.concealed.astype(np.int64) + _meld_counts(hand)
