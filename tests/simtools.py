@@ -14,13 +14,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from mjsim.hand.fast import hand_tables
 from mjsim.sim import engine
 from mjsim.sim.constants import (
     AKONG, CHOW_HIGH, CHOW_LOW, CHOW_MID, CKONG, DISCARD, KONG, MELD_CHOW, MELD_CKONG, MELD_KONG, MELD_PUNG,
     N_ACTIONS, PASS, PUNG, TURN, WIN,
 )  # fmt: skip
-from mjsim.sim.fastscore import score_params
+from mjsim.sim.scoring import scoring
 from mjsim.sim.observation import empty_observation
 from mjsim.sim.records import allocate_records, rows_to_columns
 from mjsim.sim.state import PH_TURN, allocate_state, engine_params
@@ -44,19 +43,18 @@ def _action(text: str) -> int:
 
 class ScriptedHand:
     def __init__(self, ruleset, hands, *, melds=None, draws="", back="", dealer=0, round_wind=0, actor=None,
-                 meld_from=None, first_go_around=False, wall_ends_after_draws=False):
+                 meld_from=None, first_go_around=False, wall_ends_after_draws=False, horses=0):
         """``hands``: seat -> concealed tiles (the actor's last tile is the one it just drew);
         ``melds``: seat -> C-T5 meld strings; ``meld_from``: (seat, meld index) -> feeding seat;
         ``first_go_around``: the position is the hand's very start (天和/地和/人和 possible), else mid-hand;
         ``wall_ends_after_draws``: nothing but ``draws`` and ``back`` is left to draw (海底 positions)."""
         self.ruleset = ruleset
         self.params = engine_params(ruleset, replay=True)
-        self.scoring = score_params(ruleset)
-        self.tables = hand_tables()
+        self.scoring = scoring(ruleset)
         self.state = st = allocate_state(1)
         self.queue = np.array([0, 0], np.int64)
         self.out = allocate_records(4)
-        engine.start_hand_at(st, self.params, 0, 0, 0, dealer, round_wind, 0)
+        engine.start_hand_at(st, self.params, 0, 0, 0, dealer, round_wind, 0, horses)
         used = []
         st.hands[0] = 0
         st.meld_kind[0] = 0
@@ -112,8 +110,8 @@ class ScriptedHand:
         actions = np.zeros(3, np.int16)
         self.decisions = []
         for _ in range(max_steps):
-            rows = engine.collect(st, self.params, self.scoring, self.tables, self.queue, self.out, obs, legal,
-                                  row_table, row_seat)
+            rows = engine.collect(st, self.params, self.scoring, self.queue, self.out, obs, legal, row_table,
+                                  row_seat)
             if rows == 0:
                 break
             for i in range(rows):

@@ -11,10 +11,9 @@ import numpy as np
 import pytest
 
 from mjsim import ruleset, score_hand
-from mjsim.hand.fast import hand_tables
 from mjsim.sim import engine
 from mjsim.sim.constants import N_ACTIONS
-from mjsim.sim.fastscore import score_params
+from mjsim.sim.scoring import scoring
 from mjsim.sim.observation import empty_observation, policy_rules
 from mjsim.sim.records import allocate_records, rows_to_columns
 from mjsim.sim.rng import root_key
@@ -22,7 +21,10 @@ from mjsim.sim.runner import _decide, play_sessions, seat_policies
 from mjsim.sim.state import allocate_state, engine_params
 from mjsim.tiles import tile_set_wall
 
-PRESETS = ["jipinghu", "jipinghu_5fan", "jipinghu_5fan_min1", "jipinghu_5fan_min3"]
+PRESETS = [
+    "jipinghu", "jipinghu_5fan", "jipinghu_5fan_min1", "jipinghu_5fan_min3",
+    "tuidaohu", "tuidaohu_dianpao", "tuidaohu_ghost",
+]  # fmt: skip
 POLICIES = ["random", "efficiency"]
 HANDS = 400
 COMPONENTS = ["net_win", "net_kong", "net_horse", "net_liability", "net_penalty"]
@@ -80,7 +82,7 @@ def test_logged_wins_rescore_with_the_reference_scorer(run):
                 last_tile=cols["last_tile"][i][k],
                 first_turn=cols["first_turn"][i][k],
                 discard_winners=len(winners) if kind == "discard" else 1,
-                win_tile=None,
+                wild_kinds=tuple(cols["wilds"][i]) or None,
             )
             assert (score.fan, sorted(score.patterns)) == (cols["fan"][i][k], sorted(cols["patterns"][i][k])), (
                 cols["hand_id"][i], cols["win_hands"][i][k], cols["win_melds"][i][k], kind,
@@ -116,7 +118,7 @@ def test_tiles_are_conserved_at_every_step(preset):
     rules = ruleset(preset)
     seats = seat_policies("efficiency,random,efficiency,random")
     params = engine_params(rules, session_length=2, seed_key=root_key(3))
-    scoring, tables, prules = score_params(rules), hand_tables(), policy_rules(rules)
+    sc, prules = scoring(rules), policy_rules(rules)
     n = 24
     st = allocate_state(n)
     queue = np.array([0, 40], np.int64)
@@ -130,7 +132,7 @@ def test_tiles_are_conserved_at_every_step(preset):
     engine.start_tables(st, params, queue)
     steps = 0
     while True:
-        rows = engine.collect(st, params, scoring, tables, queue, out, obs, legal, row_table, row_seat)
+        rows = engine.collect(st, params, sc, queue, out, obs, legal, row_table, row_seat)
         if rows == 0:
             break
         for b in range(n):
@@ -140,7 +142,7 @@ def test_tiles_are_conserved_at_every_step(preset):
         engine.seat_streams(st, rows, row_table, row_seat, streams)
         _decide(seats, np.array(seats.groups), obs, legal, streams, actions, row_seat, rows, prules)
         engine.store_streams(st, rows, row_table, row_seat, streams)
-        engine.apply(st, params, scoring, rows, row_table, row_seat, actions)
+        engine.apply(st, params, sc, rows, row_table, row_seat, actions)
         steps += 1
     assert out.count[0] == 80
     cols = rows_to_columns(out, 80)

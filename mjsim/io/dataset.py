@@ -39,7 +39,6 @@ class DatasetWriter:
         for name in ("run_id", "ruleset", "ruleset_hash", "mjsim_version"):
             data[name] = [self.constants[name]] * n
         data["policies"] = [list(self.constants["policies"])] * n
-        data.setdefault("horses", [[] for _ in range(n)])
         data = {name: _to_list(data[name]) for name in COLUMNS}
         table = pa.Table.from_pydict(data, schema=arrow_schema())
         path = self.directory / f"part-{self.chunk:05d}-{self.parts:04d}.parquet"

@@ -48,7 +48,10 @@ COLUMNS: dict[str, tuple[pa.DataType, str]] = {
     "net_horse": (_SEATS, "part of net from horses 买马 (zero where the ruleset has none)"),
     "net_liability": (_SEATS, "part of net a liable player paid for the other payers (C-M3)"),
     "net_penalty": (_SEATS, "part of net from penalties (zero where the ruleset has none)"),
-    "horses": (pa.list_(pa.string()), "horse tiles in notation (empty where the ruleset has none)"),
+    "wilds": (pa.list_(pa.string()), "wild tile kinds of the hand (鬼牌/财神, C-J1); empty where none"),
+    "horses": (pa.list_(pa.string()), "horse tiles 买马 in notation: dealer horses, or those the winner bought"),
+    "horse_seats": (pa.list_(pa.int8()), "absolute seat each horse points at (TDH-M3 / TDH-M5)"),
+    "horse_hits": (pa.int8(), "winner horses on the winner's seat (TDH-M5); 0 otherwise"),
     "turns": (pa.int16(), "discards made in the hand"),
     "wall_left": (pa.int16(), "drawable tiles left when the hand ended"),
 }

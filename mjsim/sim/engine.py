@@ -21,17 +21,15 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from mjsim.hand.fast import is_win_counts
 from mjsim.sim.constants import (
     AKONG, CHOW_HIGH, CHOW_LOW, CHOW_MID, CKONG, DISCARD, KONG, KONG_ADDED, KONG_CONCEALED, KONG_FROM_DISCARD,
     MELD_CHOW, MELD_CKONG, MELD_KONG, MELD_PUNG, PASS, PUNG, RESPONSE, ROB, TURN, WIN,
     WIN_DISCARD, WIN_KONG_REPLACEMENT, WIN_ROBBED_KONG, WIN_SELF_DRAW,
 )  # fmt: skip
-from mjsim.sim.fastscore import (
-    FIRST_TURN, KONG_REPLACEMENT, LAST_TILE, N_PATTERNS, ROBBED_KONG, SELF_DRAW, score_jipinghu,
-)  # fmt: skip
+from mjsim.sim.fastscore import FIRST_TURN, KONG_REPLACEMENT, LAST_TILE, N_PATTERNS, ROBBED_KONG, SELF_DRAW
+from mjsim.sim.scoring import score_win
 from mjsim.sim.rng import mix64, next_below, stream_seed
-from mjsim.sim.settle import settle
+from mjsim.sim.settle import horse_seat, settle
 from mjsim.sim.state import PH_DRAW, PH_END, PH_IDLE, PH_RESPONSE, PH_ROB, PH_TURN, TRACE_LEN
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -64,24 +62,37 @@ def _n_concealed(st, b, s):
 
 
 @njit(cache=True, inline="always")
-def _score(st, p, sp, b, s, counts, flags, discard_winners, found):
-    """Fan of seat ``s`` winning with concealed ``counts`` (incl. the winning tile), or a negative code."""
-    return score_jipinghu(
-        counts, st.meld_kind[b, s], st.meld_tile[b, s], st.n_melds[b, s], flags, (s - st.dealer[b]) % 4,
-        st.round_wind[b], discard_winners, sp, found,
+def _is_wild(st, b, t):
+    return t == st.wild[b, 0] or t == st.wild[b, 1]
+
+
+@njit(cache=True, inline="always")
+def _real(st, b, hand, t):
+    """The hand holds a tile of kind ``t`` that is not wild (a wild is never used in a claim, C-J1)."""
+    return hand[t] > 0 and not _is_wild(st, b, t)
+
+
+@njit(cache=True, inline="always")
+def _score(st, p, sc, b, s, counts, win_tile, flags, discard_winners, found):
+    """Value of seat ``s`` winning with concealed ``counts`` (incl. the winning tile), or a negative code."""
+    real = counts.copy()
+    wilds = 0
+    for k in range(2):
+        kind = st.wild[b, k]
+        if kind >= 0:
+            wilds += real[kind]
+            real[kind] = 0
+    scratch = np.empty(34, np.int64)
+    return score_win(
+        p.family, p.forms, p.quads_as_two_pairs, sc, real, wilds, win_tile, st.meld_kind[b, s], st.meld_tile[b, s], st.n_melds[b, s], flags,
+        (s - st.dealer[b]) % 4, st.round_wind[b], discard_winners, found, scratch,
     )  # fmt: skip
 
 
 @njit(cache=True, inline="always")
-def _win_fan(st, p, sp, tb, b, s, counts, flags, found):
-    """Fan if ``counts`` is a legal win for seat ``s`` (shape and JPH-P4 minimum fan), else -1."""
-    n = counts.sum()
-    if not is_win_counts(
-        counts, n, 0, p.forms, p.quads_as_two_pairs, tb.suit_exact, tb.honour_exact, tb.suit_features,
-        tb.honour_features,
-    ):
-        return -1
-    fan = _score(st, p, sp, b, s, counts, flags, 1, found)
+def _win_fan(st, p, sc, b, s, counts, win_tile, flags, found):
+    """Value if ``counts`` is a legal win for seat ``s`` (shape, JPH-P4 minimum fan, 满鬼), else -1."""
+    fan = _score(st, p, sc, b, s, counts, win_tile, flags, 1, found)
     return fan if fan >= 0 else -1
 
 
@@ -103,7 +114,7 @@ def _reset_missed(st, b, s):
 
 
 @njit(cache=True)
-def _start_hand(st, p, b, session, hand_in_session, dealer, round_wind, streak, session_dealer):
+def _start_hand(st, p, b, session, hand_in_session, dealer, round_wind, streak, session_dealer, horse_count):
     """Shuffle (C-W1) and deal (C-W2): the dealer's 14th tile is its first 'draw'."""
     st.session[b] = session
     st.hand_in_session[b] = hand_in_session
@@ -125,6 +136,7 @@ def _start_hand(st, p, b, session, hand_in_session, dealer, round_wind, streak, 
     st.round_wind[b] = round_wind
     st.streak[b] = streak
     st.session_dealer[b] = session_dealer
+    st.horse_count[b] = horse_count
     _deal(st, p, b)
 
 
@@ -182,6 +194,53 @@ def _deal(st, p, b):
     st.target[b] = st.wall[b, p.hand_size]  # the dealer's 14th tile
     st.phase[b] = PH_TURN
     _trace(st, p, b, dealer, TRACE_DEAL, 0)
+    _set_wilds(st, p, b)
+    _reserve_horses(st, p, b)
+
+
+@njit(cache=True)
+def next_in_sequence(tile):
+    """TDH-G1 flip: the kind after ``tile`` (9 -> 1 in a suit, 东南西北 round, 白发中 round)."""
+    if tile < 27:
+        return tile - 8 if tile % 9 == 8 else tile + 1
+    if tile <= 30:
+        return 27 if tile == 30 else tile + 1
+    return 31 if tile == 33 else tile + 1
+
+
+@njit(cache=True)
+def _set_wilds(st, p, b):
+    """C-J1 wild kinds: fixed (TDH-G1 default 白板) or the kind after a tile turned from the back (flip)."""
+    st.wild[b, 0] = -1
+    st.wild[b, 1] = -1
+    st.turned[b] = -1
+    if p.wild_scheme == 1:
+        st.wild[b, 0] = p.wild_tile
+    elif p.wild_scheme == 2:
+        turned = st.wall[b, st.back[b]]  # out of play from now on (C-W3)
+        st.back[b] -= 1
+        st.turned[b] = turned
+        st.wild[b, 0] = next_in_sequence(turned)
+
+
+@njit(cache=True)
+def _reserve_horses(st, p, b):
+    """TDH-M1: dealer horses face down from the back; TDH-M5: winner horses reserved the same way."""
+    st.n_horses[b] = 0
+    st.horse_hits[b] = 0
+    count = 0
+    if p.horses == 1:
+        count = st.horse_count[b]
+    elif p.horses == 2:
+        count = p.horse_reserve
+    for k in range(count):
+        st.horse_tiles[b, k] = st.wall[b, st.back[b]]
+        st.back[b] -= 1
+    st.n_reserved[b] = count
+    if p.horses == 1:
+        st.n_horses[b] = count
+        for k in range(count):
+            st.horse_seats[b, k] = horse_seat(p, st.horse_tiles[b, k], st.dealer[b])
 
 
 @njit(cache=True)
@@ -208,6 +267,21 @@ def _next_dealer(st, p, b):
 
 
 @njit(cache=True)
+def _next_horse_count(st, p, b, next_dealer):
+    """TDH-M2: dealer horses next hand: the base for a new dealer; after a 连庄 +1 ([Q]) or +2 / +1 by the
+    dealer's kind of win ([D]); at most ``horse_max``."""
+    if next_dealer != st.dealer[b]:
+        return p.horse_base
+    step = 1
+    if p.horse_growth_by_kind:
+        step = 1
+        for i in range(st.n_winners[b]):
+            if st.winners[b, i] == st.dealer[b] and st.win_kind[b, i] != WIN_DISCARD:
+                step = 2
+    return min(p.horse_max, st.horse_count[b] + step)
+
+
+@njit(cache=True)
 def _start_next(st, p, b, queue):
     """The next hand of the table's session, else the first hand of the next session, else idle."""
     if p.replay:  # the replayed hand's state and trace stay for the caller to read
@@ -220,13 +294,13 @@ def _start_next(st, p, b, queue):
         if dealer != st.dealer[b] and dealer == st.session_dealer[b]:
             round_wind = (round_wind + 1) % 4  # C-S2: a full round of dealers
         _start_hand(st, p, b, st.session[b], st.hand_in_session[b] + 1, dealer, round_wind, streak,
-                    st.session_dealer[b])
+                    st.session_dealer[b], _next_horse_count(st, p, b, dealer))
         return
     if queue[0] < queue[1]:
         session = queue[0]
         queue[0] += 1
         dealer = _session_dealer(p, session)
-        _start_hand(st, p, b, session, 0, dealer, p.first_round_wind, 0, dealer)
+        _start_hand(st, p, b, session, 0, dealer, p.first_round_wind, 0, dealer, p.horse_base)
         return
     st.phase[b] = PH_IDLE
     st.session[b] = -1
@@ -236,7 +310,7 @@ def _start_next(st, p, b, queue):
 
 
 @njit(cache=True)
-def _record_win(st, p, sp, b, s, kind, counts, discarder, discard_winners, extra_flags):
+def _record_win(st, p, sc, b, s, kind, counts, win_tile, discarder, discard_winners, extra_flags):
     """Score and store one winner (win order = call order)."""
     flags = extra_flags
     if kind == WIN_SELF_DRAW or kind == WIN_KONG_REPLACEMENT:
@@ -247,7 +321,7 @@ def _record_win(st, p, sp, b, s, kind, counts, discarder, discard_winners, extra
         flags |= ROBBED_KONG
     i = st.n_winners[b]
     found = st.win_patterns[b, i]
-    fan = _score(st, p, sp, b, s, counts, flags, discard_winners, found)
+    fan = _score(st, p, sc, b, s, counts, win_tile, flags, discard_winners, found)
     st.winners[b, i] = s
     st.win_kind[b, i] = kind
     st.win_fan[b, i] = fan
@@ -284,6 +358,11 @@ def _finish(st, p, b, out):
     out.win_melds[r] = st.win_melds[b]
     out.discarder[r] = st.discarder[b]
     out.liable[r] = st.liable[b]
+    out.wild[r] = st.wild[b]
+    out.n_horses[r] = st.n_horses[b]
+    out.horse_tiles[r] = st.horse_tiles[b]
+    out.horse_seats[r] = st.horse_seats[b]
+    out.horse_hits[r] = st.horse_hits[b]
     for c in range(st.transfers.shape[1]):
         for payer in range(4):
             for payee in range(4):
@@ -328,7 +407,7 @@ def _turn_flags(st, b, s):
 
 
 @njit(cache=True, inline="always")
-def _turn_legal(st, p, sp, tb, b, legal, found):
+def _turn_legal(st, p, sc, b, legal, found):
     """Legal actions on the actor's own turn (C-P1)."""
     s = st.actor[b]
     hand = st.hands[b, s]
@@ -337,7 +416,7 @@ def _turn_legal(st, p, sp, tb, b, legal, found):
     for t in range(34):
         if hand[t] > 0:
             legal[DISCARD + t] = True
-        if can_kong and hand[t] == 4:
+        if can_kong and hand[t] == 4 and not _is_wild(st, b, t):  # wilds form no kong (C-J1)
             legal[CKONG + t] = True
     if can_kong:
         for m in range(st.n_melds[b, s]):
@@ -348,7 +427,7 @@ def _turn_legal(st, p, sp, tb, b, legal, found):
         flags = SELF_DRAW | _turn_flags(st, b, s)
         if st.replacement[b] > 0:
             flags |= KONG_REPLACEMENT
-        if _win_fan(st, p, sp, tb, b, s, hand, flags, found) >= 0:
+        if _win_fan(st, p, sc, b, s, hand, st.target[b], flags, found) >= 0:
             legal[WIN] = True
 
 
@@ -391,12 +470,12 @@ def _complete_added_kong(st, p, b, s, t):
 
 
 @njit(cache=True)
-def _apply_turn(st, p, sp, b, action, found):
+def _apply_turn(st, p, sc, b, action, found):
     s = st.actor[b]
     if action == WIN:
         kind = WIN_KONG_REPLACEMENT if st.replacement[b] > 0 else WIN_SELF_DRAW
         _trace(st, p, b, s, WIN, st.target[b])
-        _record_win(st, p, sp, b, s, kind, st.hands[b, s].copy(), -1, 1, _turn_flags(st, b, s))
+        _record_win(st, p, sc, b, s, kind, st.hands[b, s].copy(), st.target[b], -1, 1, _turn_flags(st, b, s))
         st.phase[b] = PH_END
     elif action >= CKONG and action < AKONG:
         t = action - CKONG
@@ -435,7 +514,7 @@ def _apply_turn(st, p, sp, b, action, found):
 
 
 @njit(cache=True, inline="always")
-def _answer_legal(st, p, sp, tb, b, s, legal, found):
+def _answer_legal(st, p, sc, b, s, legal, found):
     """Legal answers of seat ``s`` to the actor's discard (C-P2) or added kong (C-P4). True if any but PASS."""
     d = st.actor[b]
     t = st.target[b]
@@ -449,7 +528,7 @@ def _answer_legal(st, p, sp, tb, b, s, legal, found):
     if st.phase[b] == PH_ROB:
         own_discard = (st.discarded_kinds[b, s] >> t) & 1
         if p.rob_own_discard or own_discard == 0:  # TDH-S1 option
-            if _win_fan(st, p, sp, tb, b, s, counts, ROBBED_KONG, found) >= 0:
+            if _win_fan(st, p, sc, b, s, counts, t, ROBBED_KONG, found) >= 0:
                 legal[WIN] = True
                 any_option = True
         return any_option
@@ -457,7 +536,7 @@ def _answer_legal(st, p, sp, tb, b, s, legal, found):
         flags = 0
         if d == st.dealer[b] and st.turns[b] == 1 and not st.claims_made[b]:
             flags |= FIRST_TURN  # 人和: the dealer's first discard
-        fan = _win_fan(st, p, sp, tb, b, s, counts, flags, found)
+        fan = _win_fan(st, p, sc, b, s, counts, t, flags, found)
         if fan >= 0:
             blocked = False
             if p.missed_win == 1:
@@ -471,7 +550,7 @@ def _answer_legal(st, p, sp, tb, b, s, legal, found):
                 st.could_win[b, s] = True
                 st.answer_fan[b, s] = fan
                 any_option = True
-    if _drawable(st, b) > 0:  # a claim needs a discard (or a replacement) to follow
+    if _drawable(st, b) > 0 and not _is_wild(st, b, t):  # a claim needs a discard to follow; C-J1: no wild claims
         if hand[t] >= 2 and ((st.pung_blocked[b, s] >> t) & 1) == 0:
             legal[PUNG] = True
             st.could_pung[b, s] = True
@@ -481,13 +560,13 @@ def _answer_legal(st, p, sp, tb, b, s, legal, found):
             any_option = True
         if p.chow and s == (d + 1) % 4 and t < 27:
             r = t % 9
-            if r <= 6 and hand[t + 1] > 0 and hand[t + 2] > 0:
+            if r <= 6 and _real(st, b, hand, t + 1) and _real(st, b, hand, t + 2):
                 legal[CHOW_LOW] = True
                 any_option = True
-            if 1 <= r <= 7 and hand[t - 1] > 0 and hand[t + 1] > 0:
+            if 1 <= r <= 7 and _real(st, b, hand, t - 1) and _real(st, b, hand, t + 1):
                 legal[CHOW_MID] = True
                 any_option = True
-            if r >= 2 and hand[t - 2] > 0 and hand[t - 1] > 0:
+            if r >= 2 and _real(st, b, hand, t - 2) and _real(st, b, hand, t - 1):
                 legal[CHOW_HIGH] = True
                 any_option = True
     return any_option
@@ -557,7 +636,7 @@ def _claim(st, p, b, s, action):
 
 
 @njit(cache=True)
-def _resolve(st, p, sp, b):
+def _resolve(st, p, sc, b):
     """Settle the answers to a discard or an added kong by priority (C-P2, C-P4)."""
     d = st.actor[b]
     t = st.target[b]
@@ -592,7 +671,7 @@ def _resolve(st, p, sp, b):
             if (not robbing) and d == st.dealer[b] and st.turns[b] == 1 and not st.claims_made[b]:
                 flags |= FIRST_TURN
             _trace(st, p, b, s, WIN, t)
-            _record_win(st, p, sp, b, s, kind, counts, d, n_win, flags)
+            _record_win(st, p, sc, b, s, kind, counts, t, d, n_win, flags)
         st.responses[b] = -1
         st.phase[b] = PH_END
         return
@@ -665,7 +744,7 @@ def _observe(st, p, b, s, decision, obs, row):
 
 
 @njit(cache=True)
-def collect(st, p, sp, tb, queue, out, obs, legal, row_table, row_seat):
+def collect(st, p, sc, queue, out, obs, legal, row_table, row_seat):
     """Advance every table to its next decision; return the number of decision rows written.
 
     A table whose hand ended while ``out`` is full waits in PH_END until the
@@ -685,13 +764,13 @@ def collect(st, p, sp, tb, queue, out, obs, legal, row_table, row_seat):
             if phase == PH_END:
                 if out.count[0] >= capacity:
                     break
-                settle(st, p, b)
+                settle(st, p, sc, b)
                 _finish(st, p, b, out)
                 _start_next(st, p, b, queue)
                 continue
             if phase == PH_TURN:
                 legal[rows] = False
-                _turn_legal(st, p, sp, tb, b, legal[rows], found)
+                _turn_legal(st, p, sc, b, legal[rows], found)
                 _observe(st, p, b, st.actor[b], TURN, obs, rows)
                 row_table[rows] = b
                 row_seat[rows] = st.actor[b]
@@ -704,7 +783,7 @@ def collect(st, p, sp, tb, queue, out, obs, legal, row_table, row_seat):
                 s = (st.actor[b] + r) % 4
                 legal[rows] = False
                 st.responses[b, s] = PASS
-                if _answer_legal(st, p, sp, tb, b, s, legal[rows], found):
+                if _answer_legal(st, p, sc, b, s, legal[rows], found):
                     st.responses[b, s] = -1
                     _observe(st, p, b, s, decision, obs, rows)
                     row_table[rows] = b
@@ -713,19 +792,19 @@ def collect(st, p, sp, tb, queue, out, obs, legal, row_table, row_seat):
                     asked += 1
             if asked:
                 break
-            _resolve(st, p, sp, b)
+            _resolve(st, p, sc, b)
     return rows
 
 
 @njit(cache=True)
-def apply(st, p, sp, rows, row_table, row_seat, actions):
+def apply(st, p, sc, rows, row_table, row_seat, actions):
     """Apply one action per decision row, then resolve every answered discard or kong."""
     found = np.zeros(N_PATTERNS, np.int8)
     answers = np.zeros(rows, np.bool_)
     for i in range(rows):
         b = row_table[i]
         if st.phase[b] == PH_TURN:
-            _apply_turn(st, p, sp, b, actions[i], found)
+            _apply_turn(st, p, sc, b, actions[i], found)
         else:
             st.responses[b, row_seat[i]] = actions[i]
             answers[i] = True
@@ -733,7 +812,7 @@ def apply(st, p, sp, rows, row_table, row_seat, actions):
         b = row_table[i]
         # a discard made just now is answered in the next step, not here
         if answers[i] and (st.phase[b] == PH_RESPONSE or st.phase[b] == PH_ROB):
-            _resolve(st, p, sp, b)
+            _resolve(st, p, sc, b)
 
 
 @njit(cache=True)
@@ -759,9 +838,9 @@ def start_tables(st, p, queue):
 
 
 @njit(cache=True)
-def start_hand_at(st, p, b, session, hand_in_session, dealer, round_wind, streak):
+def start_hand_at(st, p, b, session, hand_in_session, dealer, round_wind, streak, horse_count):
     """Start one given hand on table ``b`` (replay): its seed follows from the run key and hand id."""
-    _start_hand(st, p, b, session, hand_in_session, dealer, round_wind, streak, dealer)
+    _start_hand(st, p, b, session, hand_in_session, dealer, round_wind, streak, dealer, horse_count)
 
 
 @njit(cache=True)
@@ -777,7 +856,8 @@ def deal_wall(st, p, b, wall):
 
 @njit(cache=True)
 def tile_balance(st, b, counts):
-    """Count table ``b``'s tiles by kind: hands, melds, rivers, the undrawn wall, an added kong tile in flight.
+    """Count table ``b``'s tiles by kind: hands, melds, rivers, the undrawn wall, an added kong tile in flight,
+    reserved horses and a turned wild indicator.
 
     During play this equals the tile set (tests check it at every step).
     """
@@ -789,3 +869,7 @@ def tile_balance(st, b, counts):
         counts[st.wall[b, i]] += 1
     if st.phase[b] == PH_ROB:
         counts[st.target[b]] += 1
+    for k in range(st.n_reserved[b]):
+        counts[st.horse_tiles[b, k]] += 1
+    if st.turned[b] >= 0:
+        counts[st.turned[b]] += 1

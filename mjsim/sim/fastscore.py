@@ -33,6 +33,8 @@ PATTERN_IDS = (
     # JPH-F3 bonuses and JPH-S1..S3 specials
     "self_draw", "seat_wind", "round_wind", "dragon_pung", "concealed", "last_tile", "kong_flower",
     "robbed_kong", "triple_win",
+    # TDH-V1..V4 (推倒胡) ids not above
+    "small_hand", "seven_pairs", "four_concealed_pungs", "four_kongs", "no_ghost", "full_ghosts",
 )  # fmt: skip
 N_PATTERNS = len(PATTERN_IDS)
 P = {name: i for i, name in enumerate(PATTERN_IDS)}
@@ -66,6 +68,12 @@ P = {name: i for i, name in enumerate(PATTERN_IDS)}
     I_KONG_FLOWER,
     I_ROBBED_KONG,
     I_TRIPLE_WIN,
+    I_SMALL_HAND,
+    I_SEVEN_PAIRS,
+    I_FOUR_CONCEALED_PUNGS,
+    I_FOUR_KONGS,
+    I_NO_GHOST,
+    I_FULL_GHOSTS,
 ) = range(N_PATTERNS)
 _LIMIT_ORDER = np.array([P[n] for n in PATTERN_IDS[:19] if n != "chicken"], dtype=np.int64)
 _BONUS_ORDER = np.array([P[n] for n in ("self_draw", "seat_wind", "round_wind", "dragon_pung", "concealed",

@@ -15,7 +15,7 @@ import numpy as np
 
 from mjsim.sim.constants import MAX_MELDS, MELD_NAMES, WIN_KIND_NAMES
 from mjsim.sim.fastscore import FIRST_TURN, LAST_TILE, N_PATTERNS, PATTERN_IDS
-from mjsim.sim.state import N_COMPONENTS
+from mjsim.sim.state import MAX_HORSES, N_COMPONENTS
 from mjsim.tiles import format_counts, tile_name
 
 
@@ -41,6 +41,11 @@ class HandRecords(NamedTuple):
     discarder: np.ndarray  # int8 (R,)
     liable: np.ndarray  # int8 (R,)
     nets: np.ndarray  # int64 (R, N_COMPONENTS, 4): per component, per absolute seat
+    wild: np.ndarray  # int8 (R, 2): wild kinds, -1 none
+    n_horses: np.ndarray  # int8 (R,)
+    horse_tiles: np.ndarray  # int8 (R, MAX_HORSES)
+    horse_seats: np.ndarray  # int8 (R, MAX_HORSES)
+    horse_hits: np.ndarray  # int8 (R,)
 
 
 def allocate_records(capacity: int) -> HandRecords:
@@ -67,6 +72,11 @@ def allocate_records(capacity: int) -> HandRecords:
         discarder=np.zeros(r, np.int8),
         liable=np.zeros(r, np.int8),
         nets=np.zeros((r, N_COMPONENTS, 4), np.int64),
+        wild=np.zeros((r, 2), np.int8),
+        n_horses=np.zeros(r, np.int8),
+        horse_tiles=np.zeros((r, MAX_HORSES), np.int8),
+        horse_seats=np.zeros((r, MAX_HORSES), np.int8),
+        horse_hits=np.zeros(r, np.int8),
     )
 
 
@@ -152,6 +162,11 @@ def rows_to_columns(records: HandRecords, n: int) -> dict[str, list | np.ndarray
         "first_turn": first,
         "liable": [None if x < 0 else int(x) for x in liable],
     }
+    names = [tile_name(t) for t in range(34)]
+    cols["wilds"] = [[names[k] for k in records.wild[row] if k >= 0] for row in range(n)]
+    cols["horses"] = [[names[t] for t in records.horse_tiles[row, : records.n_horses[row]]] for row in range(n)]
+    cols["horse_seats"] = [records.horse_seats[row, : records.n_horses[row]].astype(int).tolist() for row in range(n)]
+    cols["horse_hits"] = records.horse_hits[:n].copy()
     nets = records.nets[:n]
     cols["net"] = nets.sum(axis=1)
     for index, name in enumerate(("win", "kong", "horse", "liability", "penalty")):

@@ -4,18 +4,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from mjsim.hand.fast import hand_tables
 from mjsim.io.dataset import read_run_info, scan_hands
 from mjsim.rules import loads
 from mjsim.sim import engine
 from mjsim.sim.constants import (
     AKONG, CHOW_HIGH, CHOW_LOW, CHOW_MID, CKONG, KONG, N_ACTIONS, PUNG, WIN,
 )  # fmt: skip
-from mjsim.sim.fastscore import score_params
 from mjsim.sim.observation import empty_observation, policy_rules
 from mjsim.sim.records import allocate_records, rows_to_columns
 from mjsim.sim.rng import root_key
 from mjsim.sim.runner import _decide, seat_policies
+from mjsim.sim.scoring import scoring
 from mjsim.sim.state import allocate_state, engine_params
 from mjsim.tiles import format_counts, tile_name
 
@@ -36,13 +35,13 @@ def replay_hand(run_dir, hand_id: int) -> tuple[list[str], dict]:
     params = engine_params(
         ruleset, session_length=info["session_length"], seed_key=root_key(info["seed"]), replay=True
     )
-    scoring = score_params(ruleset)
-    tb = hand_tables()
+    sc = scoring(ruleset)
     st = allocate_state(1)
     out = allocate_records(4)
     queue = np.array([0, 0], np.int64)  # nothing after this hand
+    dealer_horses = len(row["horses"]) if ruleset.horses == "dealer" else 0
     engine.start_hand_at(st, params, 0, row["session"], row["hand_in_session"], row["dealer"], row["round_wind"],
-                         row["streak"])
+                         row["streak"], dealer_horses)
     dealt = st.hands[0].copy()
     obs = empty_observation(3)
     legal = np.zeros((3, N_ACTIONS), np.bool_)
@@ -52,13 +51,13 @@ def replay_hand(run_dir, hand_id: int) -> tuple[list[str], dict]:
     rng_rows = np.zeros(3, np.uint64)
     rules = policy_rules(ruleset)
     while True:
-        n = engine.collect(st, params, scoring, tb, queue, out, obs, legal, row_table, row_seat)
+        n = engine.collect(st, params, sc, queue, out, obs, legal, row_table, row_seat)
         if n == 0:
             break
         engine.seat_streams(st, n, row_table, row_seat, rng_rows)
         _decide(seats, np.array(seats.groups), obs, legal, rng_rows, actions, row_seat, n, rules)
         engine.store_streams(st, n, row_table, row_seat, rng_rows)
-        engine.apply(st, params, scoring, n, row_table, row_seat, actions)
+        engine.apply(st, params, sc, n, row_table, row_seat, actions)
     record = {k: (v[0] if len(v) else None) for k, v in rows_to_columns(out, int(out.count[0])).items()}
     lines = _narrate(st, dealt, row, seats.specs)
     lines.append(

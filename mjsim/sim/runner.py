@@ -14,16 +14,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mjsim.hand.fast import hand_tables
 from mjsim.sim import engine
 from mjsim.sim.constants import N_ACTIONS
-from mjsim.sim.fastscore import score_params
 from mjsim.sim.observation import empty_observation, policy_rules, take
 from mjsim.sim.records import allocate_records, rows_to_columns
 from mjsim.sim.rng import root_key
+from mjsim.sim.scoring import scoring
 from mjsim.sim.state import allocate_state, engine_params
 
-SUPPORTED_FAMILIES = ("jipinghu",)
+SUPPORTED_FAMILIES = ("jipinghu", "tuidaohu")
 
 
 @dataclass(frozen=True)
@@ -47,6 +46,17 @@ def check_supported(ruleset) -> None:
             f"the simulator plays {', '.join(SUPPORTED_FAMILIES)} so far; {ruleset.family!r} "
             f"({ruleset.name}) comes in a later issue"
         )
+    later = {
+        "tile_set=144 (flowers)": ruleset.tile_set == 144,
+        "hand_size=16": ruleset.hand_size == 16,
+        "bloody=true (血战到底)": ruleset.bloody,
+        "wild_scheme=flip_two_kinds (财神)": ruleset.wild_scheme == "flip_two_kinds",
+        "wild tiles in a jipinghu ruleset": ruleset.family == "jipinghu" and ruleset.wild_scheme != "none",
+        "big hands together with wild tiles": bool(ruleset.big_hands) and ruleset.wild_scheme != "none",
+    }
+    for what, used in later.items():
+        if used:
+            raise NotImplementedError(f"the simulator does not play {what} yet ({ruleset.name}); a later issue adds it")
 
 
 def play_sessions(
@@ -75,8 +85,7 @@ def play_sessions(
         ruleset, session_length=session_length, first_dealer=first_dealer, first_round_wind=round_wind,
         seed_key=root_key(seed),
     )  # fmt: skip
-    scoring = score_params(ruleset)
-    tb = hand_tables()
+    sc = scoring(ruleset)
     rules = policy_rules(ruleset)
     state = allocate_state(tables)
     queue = np.array([first_session, end_session], np.int64)
@@ -91,7 +100,7 @@ def play_sessions(
     seat_policy = np.array(seats.groups, np.int64)
     engine.start_tables(state, params, queue)
     while True:
-        rows = engine.collect(state, params, scoring, tb, queue, out, obs, legal, row_table, row_seat)
+        rows = engine.collect(state, params, sc, queue, out, obs, legal, row_table, row_seat)
         if out.count[0] >= chunk_rows or (rows == 0 and out.count[0] > 0):
             n = int(out.count[0])
             columns = rows_to_columns(out, n)
@@ -107,7 +116,7 @@ def play_sessions(
         engine.seat_streams(state, rows, row_table, row_seat, rng_rows)
         _decide(seats, seat_policy, obs, legal, rng_rows, actions, row_seat, rows, rules)
         engine.store_streams(state, rows, row_table, row_seat, rng_rows)
-        engine.apply(state, params, scoring, rows, row_table, row_seat, actions)
+        engine.apply(state, params, sc, rows, row_table, row_seat, actions)
 
 
 def _decide(seats, seat_policy, obs, legal, rng_rows, actions, row_seat, rows, rules) -> None:

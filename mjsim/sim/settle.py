@@ -10,8 +10,22 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from mjsim.sim.constants import KONG_FROM_DISCARD, WIN_DISCARD, WIN_KONG_REPLACEMENT, WIN_ROBBED_KONG
-from mjsim.sim.state import C_LIABILITY, C_WIN
+from mjsim.sim.constants import KONG_ADDED, KONG_FROM_DISCARD, WIN_DISCARD, WIN_KONG_REPLACEMENT, WIN_ROBBED_KONG
+from mjsim.sim.state import C_HORSE, C_KONG, C_LIABILITY, C_WIN
+
+
+@njit(cache=True)
+def horse_seat(p, tile, dealer):
+    """The absolute seat a horse tile points at: TDH-M3 (dealer_offset) or TDH-M5 (ghost_edition), from the dealer."""
+    if tile < 27:
+        offset = (tile % 9) % 4  # ranks 1 5 9 -> 0, 2 6 -> 1, 3 7 -> 2, 4 8 -> 3
+    elif p.horse_mapping == 0:
+        order = (0, 1, 2, 3, 6, 5, 4)  # 东南西北 then 中发白 count 1..7 (中 7z 5th, 白 5z 7th)
+        offset = order[tile - 27] % 4
+    else:
+        order = (0, 1, 2, 3, 3, 2, 1)  # 东 dealer, 南中 下家, 西发 对家, 北白 上家
+        offset = order[tile - 27]
+    return (dealer + offset) % 4
 
 
 @njit(cache=True)
@@ -40,13 +54,7 @@ def settle_jipinghu(st, p, b):
             # JPH-M2: the discarder pays one share (three with 包三家); JPH-S1 is this once per winner
             _pay(st, b, C_WIN, d, w, 3 * points if p.discard_pays_all else points)
             continue
-        liable = -1
-        if kind == WIN_ROBBED_KONG and p.liability_robbed_kong:
-            liable = d  # JPH-S3: the robbed player pays all three shares
-        elif kind == WIN_KONG_REPLACEMENT and st.replacement[b] == KONG_FROM_DISCARD and p.liability_kong_flower:
-            liable = st.replacement_from[b]  # JPH-S2 杠上开花包杠
-        elif st.liable_for[b, w] >= 0:
-            liable = st.liable_for[b, w]  # JPH-S4 / JPH-S5 包自摸
+        liable = _liable_seat(st, p, b, w, kind)
         if liable >= 0 and liable != w:
             _all_three_by(st, b, liable, w, points)
         else:
@@ -56,10 +64,109 @@ def settle_jipinghu(st, p, b):
 
 
 @njit(cache=True)
-def settle(st, p, b):
+def _liable_seat(st, p, b, w, kind):
+    """Who pays every share of seat ``w``'s self-paid win, or -1 (C-M3)."""
+    if kind == WIN_ROBBED_KONG and p.liability_robbed_kong:
+        return st.discarder[b]  # JPH-S3 / TDH-S1: the robbed player
+    if kind == WIN_KONG_REPLACEMENT and st.replacement[b] == KONG_FROM_DISCARD and p.liability_kong_flower:
+        return st.replacement_from[b]  # JPH-S2 / TDH-S2 杠上开花包杠
+    if p.family == 0 and st.liable_for[b, w] >= 0:
+        return st.liable_for[b, w]  # JPH-S4 / JPH-S5 包自摸
+    return -1
+
+
+@njit(cache=True)
+def settle_tuidaohu(st, p, tdh, b):
+    """TDH-V3 win payments with TDH-S1/S2 liability, TDH-M5 winner horses; units from the compiled scorer."""
+    for i in range(st.n_winners[b]):
+        w = st.winners[b, i]
+        kind = st.win_kind[b, i]
+        units = np.int64(st.win_fan[b, i])
+        if kind == WIN_DISCARD:
+            _pay(st, b, C_WIN, st.discarder[b], w, units * tdh.discard_multiplier)
+        else:
+            share = units * tdh.self_draw_multiplier
+            liable = _liable_seat(st, p, b, w, kind)
+            if liable >= 0 and liable != w:
+                _all_three_by(st, b, liable, w, share)
+            else:
+                for payer in range(4):
+                    if payer != w:
+                        _pay(st, b, C_WIN, payer, w, share)
+        if p.horses == 2:
+            _winner_horses(st, p, b, w, i)
+
+
+@njit(cache=True)
+def _winner_horses(st, p, b, w, i):
+    """TDH-M5: the winner buys 4 horses (a ghost in the hand) or 6; each payer pays value x (1 + hits)."""
+    ghost = False
+    for k in range(2):
+        kind = st.wild[b, k]
+        if kind >= 0 and st.win_hand[b, i, kind] > 0:
+            ghost = True
+    n = p.winner_horses_with_ghost if ghost else p.winner_horses_without_ghost
+    n = min(n, p.horse_reserve)
+    hits = 0
+    for k in range(n):
+        seat = horse_seat(p, st.horse_tiles[b, k], st.dealer[b])
+        st.horse_seats[b, k] = seat
+        if seat == w:
+            hits += 1
+    st.n_horses[b] = n
+    st.horse_hits[b] = hits
+    for payer in range(4):
+        paid = st.transfers[b, C_WIN, payer, w] + st.transfers[b, C_LIABILITY, payer, w]
+        if paid > 0 and hits > 0:
+            _pay(st, b, C_HORSE, payer, w, paid * hits)
+
+
+@njit(cache=True)
+def settle_kongs(st, p, b):
+    """TDH-K1 / XZ-M3 kong money; TDH-K2: only if someone won, unless the ruleset pays kongs at once."""
+    if st.n_winners[b] == 0 and not p.kong_pay_always:
+        return
+    for k in range(st.n_kongs[b]):
+        konger = st.kong_seat[b, k]
+        kind = st.kong_kind[b, k]
+        if kind == KONG_FROM_DISCARD:
+            if p.kong_pay_discard:
+                _pay(st, b, C_KONG, st.kong_from[b, k], konger, np.int64(p.kong_pay_discard))
+        else:
+            amount = p.kong_pay_added if kind == KONG_ADDED else p.kong_pay_concealed
+            if amount:
+                for payer in range(4):
+                    if payer != konger:
+                        _pay(st, b, C_KONG, payer, konger, np.int64(amount))
+
+
+@njit(cache=True)
+def settle_dealer_horses(st, p, b):
+    """TDH-M4: per horse on seat h, the dealer wins what h wins and loses what h loses (win and kong money)."""
+    dealer = st.dealer[b]
+    for k in range(st.n_horses[b]):
+        h = st.horse_seats[b, k]
+        for c in (C_WIN, C_KONG, C_LIABILITY):
+            for other in range(4):
+                received = st.transfers[b, c, other, h]
+                if received > 0 and other != dealer:
+                    _pay(st, b, C_HORSE, other, dealer, received)
+                paid = st.transfers[b, c, h, other]
+                if paid > 0 and other != dealer:
+                    _pay(st, b, C_HORSE, dealer, other, paid)
+
+
+@njit(cache=True)
+def settle(st, p, sc, b):
     """Dispatch on the ruleset family (the only place the family selects settlement code)."""
     st.transfers[b] = 0
-    if st.n_winners[b] == 0:
-        return  # an exhaustive draw settles nothing in jipinghu
     if p.family == 0:
-        settle_jipinghu(st, p, b)
+        if st.n_winners[b] > 0:  # an exhaustive draw settles nothing in jipinghu
+            settle_jipinghu(st, p, b)
+    else:
+        if st.n_winners[b] > 0:
+            settle_tuidaohu(st, p, sc.tdh, b)
+    settle_kongs(st, p, b)
+    if p.horses == 1:
+        # horse transfers mirror the win and kong transfers made so far, so they are computed last
+        settle_dealer_horses(st, p, b)

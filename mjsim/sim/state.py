@@ -17,7 +17,7 @@ from numba.experimental import structref
 from mjsim.sim.constants import MAX_MELDS, MAX_WALL
 from mjsim.sim.fastscore import N_PATTERNS
 from mjsim.sim.observation import FAMILY_IDS
-from mjsim.tiles import tile_set_wall
+from mjsim.tiles import parse_tiles, tile_set_wall
 
 # phases of a table
 PH_DRAW = 0  # the actor must draw (or the wall is empty: exhaustive draw)
@@ -31,6 +31,7 @@ N_COMPONENTS = 5  # transfer components, C-M1
 C_WIN, C_KONG, C_HORSE, C_LIABILITY, C_PENALTY = range(N_COMPONENTS)
 COMPONENT_NAMES = ("win", "kong", "horse", "liability", "penalty")
 MAX_KONGS = 16
+MAX_HORSES = 8
 TRACE_LEN = 400
 
 
@@ -106,6 +107,14 @@ class State(structref.StructRefProxy):
         ``hand_in_session``: int32 (B,)
         ``hand_id``: int64 (B,)
         ``seed``: uint64 (B,)
+        ``wild``: int8 (B, 2): wild tile kinds of the hand (TDH-G1, SHT-P3), -1 none
+        ``turned``: int8 (B,): the tile turned up to name the wild kind (TDH-G1 flip), -1 none
+        ``n_reserved``: int8 (B,): horse tiles set aside at the back (never drawn)
+        ``horse_count``: int8 (B,): dealer horses for this hand (TDH-M2), carried through the session
+        ``n_horses``: int8 (B,): horse tiles reserved (dealer) or bought (winner)
+        ``horse_tiles``: int8 (B, MAX_HORSES): reserved at the back, never drawn (TDH-M1, TDH-M5)
+        ``horse_seats``: int8 (B, MAX_HORSES): absolute seat each horse points at
+        ``horse_hits``: int8 (B,): winner horses on the winner's own seat (TDH-M5)
         ``trace``: int16 (B, TRACE_LEN, 3): (seat, action, tile) events when tracing
         ``trace_len``: int16 (B,)
     """
@@ -173,6 +182,14 @@ STATE_FIELDS = (
     "hand_in_session",
     "hand_id",
     "seed",
+    "wild",
+    "turned",
+    "n_reserved",
+    "horse_count",
+    "n_horses",
+    "horse_tiles",
+    "horse_seats",
+    "horse_hits",
     "trace",
     "trace_len",
 )
@@ -237,6 +254,14 @@ def allocate_state(tables: int) -> State:
         hand_in_session=np.zeros(b, np.int32),
         hand_id=np.zeros(b, np.int64),
         seed=np.zeros(b, np.uint64),
+        wild=np.full((b, 2), -1, np.int8),
+        turned=np.full(b, -1, np.int8),
+        n_reserved=np.zeros(b, np.int8),
+        horse_count=np.zeros(b, np.int8),
+        n_horses=np.zeros(b, np.int8),
+        horse_tiles=np.zeros((b, MAX_HORSES), np.int8),
+        horse_seats=np.zeros((b, MAX_HORSES), np.int8),
+        horse_hits=np.zeros(b, np.int8),
         trace=np.zeros((b, TRACE_LEN, 3), np.int16),
         trace_len=np.zeros(b, np.int16),
     )
@@ -249,7 +274,22 @@ class EngineParams(NamedTuple):
     """Everything the compiled engine reads besides the state (from the Ruleset and the run)."""
 
     wall_tiles: np.ndarray  # int8 (wall_size,): the tile set's tiles (C-T4), shuffled per hand
-    family: int  # 0 jipinghu (scoring and settlement module), see observation.FAMILY_IDS
+    family: int  # 0 jipinghu, 1 tuidaohu (scoring and settlement module), see observation.FAMILY_IDS
+    wild_scheme: int  # 0 none, 1 fixed, 2 flip_next (TDH-G1), 3 flip_two_kinds (SHT-P3)
+    wild_tile: int  # the fixed wild kind
+    full_ghosts: bool  # TDH-V4 满鬼: four wilds held is a win
+    kong_pay_discard: int  # TDH-K1 / XZ-M3 amounts
+    kong_pay_added: int
+    kong_pay_concealed: int
+    kong_pay_always: bool  # TDH-K2 [G] / XZ-M3: kongs settle even on a drawn hand (else only if someone won)
+    horses: int  # 0 none, 1 dealer (TDH-M1), 2 winner (TDH-M5)
+    horse_growth_by_kind: bool  # TDH-M2 [D]: +2 after a self-drawn 连庄, +1 after a discard win; else +1
+    horse_base: int
+    horse_max: int
+    horse_mapping: int  # 0 dealer_offset (TDH-M3), 1 ghost_edition (TDH-M5)
+    winner_horses_with_ghost: int
+    winner_horses_without_ghost: int
+    horse_reserve: int
     hand_size: int  # 13 (C-W2)
     forms: int  # bits: 1 standard, 2 seven pairs, 4 thirteen orphans, 8 distinct pairs only
     quads_as_two_pairs: bool
@@ -276,6 +316,9 @@ class EngineParams(NamedTuple):
     replay: bool  # one hand at a time: record its turn-by-turn trace and stop when it ends
 
 
+WILD_SCHEMES = ("none", "fixed", "flip_next", "flip_two_kinds")
+HORSE_MODES = ("none", "dealer", "winner")
+HORSE_MAPPINGS = ("dealer_offset", "ghost_edition")
 MISSED_WIN_MODES = ("none", "same_kind_until_move", "any_discard_until_draw", "until_draw_unless_more_fan")
 NEXT_DEALER_AFTER_WIN = ("dealer_or_next", "winner", "first_winner")
 NEXT_DEALER_AFTER_DRAW = ("same", "next")
@@ -291,6 +334,21 @@ def engine_params(ruleset, *, session_length=1, first_dealer=-1, first_round_win
     return EngineParams(
         wall_tiles=tile_set_wall(ruleset.tile_set),
         family=FAMILY_IDS[ruleset.family],
+        wild_scheme=WILD_SCHEMES.index(ruleset.wild_scheme),
+        wild_tile=parse_tiles(ruleset.wild_tile)[0],
+        full_ghosts=ruleset.full_ghosts,
+        kong_pay_discard=ruleset.kong_pay_discard,
+        kong_pay_added=ruleset.kong_pay_added,
+        kong_pay_concealed=ruleset.kong_pay_concealed,
+        kong_pay_always=ruleset.kong_settle == "immediate",
+        horses=HORSE_MODES.index(ruleset.horses),
+        horse_growth_by_kind=ruleset.horse_growth == "by_win_kind",
+        horse_base=ruleset.horse_base,
+        horse_max=ruleset.horse_max,
+        horse_mapping=HORSE_MAPPINGS.index(ruleset.horse_mapping),
+        winner_horses_with_ghost=ruleset.winner_horses_with_ghost,
+        winner_horses_without_ghost=ruleset.winner_horses_without_ghost,
+        horse_reserve=ruleset.horse_reserve,
         hand_size=ruleset.hand_size,
         forms=forms,
         quads_as_two_pairs=ruleset.seven_pairs_quads,

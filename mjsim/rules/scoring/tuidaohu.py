@@ -81,6 +81,16 @@ def score_reading(ruleset, r: p.Reading) -> HandScore:
     return HandScore(units, tuple(pid for pid, _ in detail), units * multiplier, tuple(detail))
 
 
+def _rank(r: p.Reading, s: HandScore) -> tuple:
+    """Points, then units, then the reading that shows more big hands (interpretation: readings of
+    equal value list every big hand the player can claim, e.g. 七对 + 清一色 over 清一色 alone);
+    the compiled scorer (mjsim.sim.fastscore_tdh) follows the same order."""
+    return (s.points, s.fan, sum(pid in BIG_IDS for pid in s.patterns))
+
+
+BIG_IDS = frozenset(pid for pid, _ in BIG_HANDS)
+
+
 def score(ruleset, hand: Hand, win: Win) -> HandScore:
     """The best reading's score; 满鬼 (TDH-V4) wins whatever the shape."""
     if ruleset.hand_value not in VALUE_SCHEMES:
@@ -88,4 +98,6 @@ def score(ruleset, hand: Hand, win: Win) -> HandScore:
     found = p.readings(ruleset, hand, win)
     if ruleset.full_ghosts and hand.wild_kinds and hand.wilds >= 4:
         found.append(p.full_ghosts_reading(hand, win))
-    return best_score(lambda r: score_reading(ruleset, r), found, no_win=p.no_win_message(ruleset, hand))
+    return best_score(
+        lambda r: score_reading(ruleset, r), found, no_win=p.no_win_message(ruleset, hand), rank=_rank
+    )

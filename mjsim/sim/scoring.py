@@ -1,0 +1,42 @@
+"""Everything the compiled engine needs to score a win: the family scorers' tables and the hand tables."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from numba import njit
+
+from mjsim.hand.fast import HandTables, hand_tables, is_win_counts
+from mjsim.sim.fastscore import NOT_A_WIN, ScoreParams, score_jipinghu, score_params
+from mjsim.sim.fastscore_tdh import TdhParams, score_tuidaohu, tdh_params
+
+
+class Scoring(NamedTuple):
+    jph: ScoreParams  # 鸡平胡 tables (mjsim.sim.fastscore)
+    tdh: TdhParams  # 推倒胡 tables (mjsim.sim.fastscore_tdh)
+    tables: HandTables  # the lookup tables of mjsim.hand
+
+
+def scoring(ruleset) -> Scoring:
+    return Scoring(score_params(ruleset), tdh_params(ruleset), hand_tables())
+
+
+@njit(cache=True)
+def score_win(family, forms, quads, sc, real, wilds, win_tile, meld_kind, meld_tile, n_melds, flags, seat_offset,
+              round_wind, discard_winners, found, scratch):
+    """Value of a win in the family's unit (fan, or 推倒胡 units), or a negative code (not a win / below
+    the minimum fan).  ``real``: concealed non-wild tiles incl. the winning tile; ``wilds``: wild tiles held."""
+    if family == 0:
+        if wilds > 0:
+            return NOT_A_WIN  # the runner refuses wild tiles in 鸡平胡 rulesets
+        n = 0
+        for t in range(34):
+            n += real[t]
+        tb = sc.tables
+        if not is_win_counts(real, n, 0, forms, quads, tb.suit_exact, tb.honour_exact, tb.suit_features,
+                             tb.honour_features):  # fmt: skip
+            return NOT_A_WIN
+        return score_jipinghu(real, meld_kind, meld_tile, n_melds, flags, seat_offset, round_wind, discard_winners,
+                              sc.jph, found)  # fmt: skip
+    return score_tuidaohu(real, wilds, win_tile, meld_kind, meld_tile, n_melds, flags, seat_offset, sc.tdh,
+                          sc.tables, found, scratch)  # fmt: skip
