@@ -43,18 +43,20 @@ def _action(text: str) -> int:
 
 class ScriptedHand:
     def __init__(self, ruleset, hands, *, melds=None, draws="", back="", dealer=0, round_wind=0, actor=None,
-                 meld_from=None, first_go_around=False, wall_ends_after_draws=False, horses=0):
+                 meld_from=None, first_go_around=False, wall_ends_after_draws=False, horses=""):
         """``hands``: seat -> concealed tiles (the actor's last tile is the one it just drew);
         ``melds``: seat -> C-T5 meld strings; ``meld_from``: (seat, meld index) -> feeding seat;
         ``first_go_around``: the position is the hand's very start (天和/地和/人和 possible), else mid-hand;
-        ``wall_ends_after_draws``: nothing but ``draws`` and ``back`` is left to draw (海底 positions)."""
+        ``wall_ends_after_draws``: nothing but ``draws`` and ``back`` is left to draw (海底 positions);
+        ``horses``: horse tiles set aside (dealer horses, or the reserve winner horses are bought from)."""
         self.ruleset = ruleset
         self.params = engine_params(ruleset, replay=True)
         self.scoring = scoring(ruleset)
         self.state = st = allocate_state(1)
         self.queue = np.array([0, 0], np.int64)
         self.out = allocate_records(4)
-        engine.start_hand_at(st, self.params, 0, 0, 0, dealer, round_wind, 0, horses)
+        horse_tiles = parse_tiles(horses)
+        engine.start_hand_at(st, self.params, 0, 0, 0, dealer, round_wind, 0, len(horse_tiles))
         used = []
         st.hands[0] = 0
         st.meld_kind[0] = 0
@@ -75,7 +77,13 @@ class ScriptedHand:
                     st.exposed[0, seat, tile] += 1
                 st.claims_made[0] = True
         front, rear = parse_tiles(draws), parse_tiles(back)
-        used += front + rear
+        used += front + rear + horse_tiles
+        st.turned[0] = -1  # wilds stay as the ruleset fixes them; no turned indicator
+        st.n_reserved[0] = len(horse_tiles)
+        st.n_horses[0] = len(horse_tiles) if ruleset.horses == "dealer" else 0
+        for k, tile in enumerate(horse_tiles):
+            st.horse_tiles[0, k] = tile
+            st.horse_seats[0, k] = engine.horse_seat(self.params, tile, dealer)
         pool = list(tile_set_wall(ruleset.tile_set))
         for tile in used:
             if tile not in pool:

@@ -1,0 +1,23 @@
+"""The ``random`` policy: a uniformly random legal action (the baseline every other policy is timed against)."""
+
+from numba import njit
+
+from mjsim.agents.base import Policy, new_actions
+from mjsim.agents.legal import uniform_legal
+
+
+@njit(cache=True)
+def random_kernel(legal, rng, out):
+    """Fill ``out`` with a uniform legal action per row."""
+    for i in range(out.size):
+        out[i] = uniform_legal(legal, i, rng)
+
+
+def act(obs, legal, rng, params, rules):
+    """Uniform legal actions for the rows of ``obs``."""
+    out = new_actions(obs)
+    random_kernel(legal, rng, out)
+    return out
+
+
+POLICY = Policy(name="random", act=act, default_params={}, doc=__doc__.split("\n\n")[0])

@@ -1,0 +1,334 @@
+"""The ``value`` policy: efficiency traded against what the ruleset pays (parameter ``greed``).
+
+Each discard is scored by the best *plan* for the hand that remains — plain
+(standard shanten), half or full flush in one suit, all pungs, seven pairs —
+worth ``-shanten + 1.5 * greed * fan``: fan counts the plan's pattern
+(``rules.fan_*``) plus the expected bonus of dragon, seat-wind and
+round-wind pairs and pungs.  With a minimum fan (JPH-P4) a plan below it
+loses 2 per missing fan, so the policy keeps dragon pairs and heads for a
+flush rather than a chicken hand it could not win with.  Ties go to the
+lower standard shanten, then as ``efficiency`` (ukeire, honours first,
+random).  RESPONSE: win; pung/kong valued honours; other claims when the
+best plan after the claim scores higher — and a concealed hand under a
+minimum fan claims only when the plan after the claim still reaches it.
+"""
+
+import numpy as np
+from numba import njit
+
+from mjsim.agents.base import (
+    RULE_ALL_PUNGS,
+    RULE_DRAGON,
+    RULE_FORMS,
+    RULE_FULL_FLUSH,
+    RULE_HALF_FLUSH,
+    RULE_MIN_FAN,
+    RULE_SEVEN_PAIRS,
+    RULE_WIND,
+    Policy,
+    joint_partial_table,
+    new_actions,
+    param_array,
+    rules_array,
+)
+from mjsim.agents.efficiency import break_ties, claim_hand, clamp_sets, mask_legal_discards
+from mjsim.agents.legal import checked, uniform_legal
+from mjsim.agents.shape import (
+    BIG,
+    R_EVERY,
+    R_HELD,
+    R_INFO,
+    R_MASK,
+    R_SH,
+    R_TIE,
+    S_OTH,
+    S_TMP,
+    S_VEC,
+    WEIGHT,
+    analyse,
+    discard_shanten,
+    held_need,
+    close_rev,
+    kong_shanten,
+    load,
+    new_work,
+    removal_shanten,
+    special_on,
+    special_shanten,
+)
+from mjsim.sim.constants import (
+    AKONG,
+    CHOW_HIGH,
+    CHOW_LOW,
+    CHOW_MID,
+    CKONG,
+    DISCARD,
+    KONG,
+    PASS,
+    PUNG,
+    RESPONSE,
+    TURN,
+    WIN,
+)
+
+MISSING_FAN_COST = 2.0  # score lost per fan a plan lacks under a minimum fan
+CLAIM_MARGIN = 0.25  # a claim exposes the hand: it must gain at least this much
+
+
+@njit(cache=True)
+def honour_chance(count, exposed, unseen):
+    """Rough chance that a valued honour ends as a pung: secured, a pair, a single."""
+    if exposed >= 3 or count >= 3:
+        return 1.0
+    if count == 2:
+        return 0.5 if unseen >= 1 else 0.0
+    if count == 1:
+        return 0.15 if unseen >= 2 else 0.0
+    return 0.0
+
+
+@njit(cache=True)
+def honour_fan(hand, hi, d, ex, ei, vis, vi, VW):
+    """Expected bonus fan of the valued honours (``VW`` fan per pung) in ``hand[hi]`` minus ``d``."""
+    total = 0.0
+    for v in range(27, 34):
+        if VW[v] > 0:
+            count = hand[hi, v] - (1 if v == d else 0)
+            total += VW[v] * honour_chance(count, ex[ei, 0, v], 4 - vis[vi, v])
+    return total
+
+
+@njit(cache=True)
+def pung_need(threes, twos, sets):
+    """Fewest tiles to add for ``sets`` pungs + a pair from ``threes`` kinds held 3+ and ``twos`` pairs."""
+    left = sets - min(threes, sets)
+    eye_from_pair = BIG if twos == 0 else min(twos - 1, left) + 2 * max(0, left - (twos - 1))
+    eye_from_single = 1 + min(twos, left) + 2 * max(0, left - twos)
+    return min(eye_from_pair, eye_from_single)
+
+
+@njit(cache=True)
+def close_pair(W, a, b, sets):
+    """Need of a hand made only of the components in slots ``a`` and ``b`` (normal orientation)."""
+    best = BIG
+    for m in range(sets + 1):
+        best = min(best, W[a, 2 * m] + W[b, 2 * (sets - m) + 1], W[a, 2 * m + 1] + W[b, 2 * (sets - m)])
+    return best
+
+
+@njit(cache=True)
+def plan_score(hand, hi, sets, d, ex, ei, vis, vi, rules, greed, flush_bits, full_ok, pungs_ok, concealed, W, VW):
+    """(score, fan) of the best plan for analysed ``hand[hi]`` minus ``d`` (-1: the hand as held;
+    else the vector of ``d``'s component after the discard is in slot S_TMP).
+
+    ``flush_bits``: suits a flush can still use (own exposed melds);
+    ``full_ok``: no exposed honours; ``pungs_ok``: no exposed chow.
+    """
+    c = d // 9 if d >= 0 else -1
+    if d >= 0:  # the caller loaded the discard's component vector into S_TMP
+        std = close_rev(W, S_TMP, S_OTH + c) - 1
+    else:
+        std = held_need(W, sets) - 1
+    hv = honour_fan(hand, hi, d, ex, ei, vis, vi, VW)
+    weight = 1.5 * greed
+    min_fan = rules[RULE_MIN_FAN]
+    best = -1e9
+    best_fan = 0.0
+    for plan in range(6):
+        if plan == 0:
+            sh, fan = std, hv
+        elif plan <= 3:  # flush in suit plan - 1
+            x = plan - 1
+            if not (flush_bits >> x) & 1 or (rules[RULE_HALF_FLUSH] == 0 and rules[RULE_FULL_FLUSH] == 0):
+                continue
+            vx = S_TMP if c == x else S_VEC + x
+            vh = S_TMP if c == 3 else S_VEC + 3
+            sh, fan = BIG, 0.0
+            if rules[RULE_HALF_FLUSH] > 0:
+                sh, fan = close_pair(W, vx, vh, sets) - 1, rules[RULE_HALF_FLUSH] + hv
+            if rules[RULE_FULL_FLUSH] > 0 and full_ok:
+                full = W[vx, 2 * sets + 1] - 1
+                if rules[RULE_FULL_FLUSH] * weight - full > fan * weight - sh:
+                    sh, fan = full, float(rules[RULE_FULL_FLUSH])
+        elif plan == 4:
+            if rules[RULE_ALL_PUNGS] == 0 or not pungs_ok:
+                continue
+            threes = 0
+            twos = 0
+            for t in range(34):
+                k = hand[hi, t] - (1 if t == d else 0)
+                threes += 1 if k >= 3 else 0
+                twos += 1 if k == 2 else 0
+            sh, fan = pung_need(threes, twos, sets) - 1, rules[RULE_ALL_PUNGS] + hv
+        else:
+            if rules[RULE_SEVEN_PAIRS] == 0 or not special_on(rules[RULE_FORMS] & 10, sets, 0 if concealed else 1):
+                continue
+            sh, fan = special_shanten(hand, hi, rules[RULE_FORMS] & 10, d, -1, W), float(rules[RULE_SEVEN_PAIRS])
+        score = weight * fan - sh
+        if min_fan > 0 and fan < min_fan:
+            score -= MISSING_FAN_COST * (min_fan - fan)
+        if score > best:
+            best, best_fan = score, fan
+    return best, best_fan
+
+
+@njit(cache=True)
+def discard_scores(hand, hi, sets, ex, ei, vis, vi, rules, greed, flush_bits, full_ok, pungs_ok, concealed, T, W,
+                   VW, F):
+    """``F[0, d]`` = plan score and ``F[1, d]`` its fan for every held discard with ``W[R_MASK]`` set
+    (hand analysed); returns the best score (-inf when none)."""
+    best = -np.inf
+    for t in range(34):
+        F[0, t] = -np.inf
+    for e in range(W[R_INFO, 4]):
+        d = W[R_HELD, e]
+        if W[R_MASK, d] == 0:
+            continue
+        load(W, S_TMP, T, W[R_INFO, d // 9] - WEIGHT[d])
+        score, fan = plan_score(hand, hi, sets, d, ex, ei, vis, vi, rules, greed, flush_bits, full_ok, pungs_ok,
+                                concealed, W, VW)
+        F[0, d] = score
+        F[1, d] = fan
+        best = max(best, score)
+    return best
+
+
+@njit(cache=True)
+def exposure(ex, i, melds):
+    """(flush_bits, full_ok, pungs_ok) allowed by row ``i``'s own exposed melds."""
+    flush_bits = 7
+    full_ok = True
+    pung_kinds = 0
+    for t in range(34):
+        n = ex[i, 0, t]
+        if n > 0:
+            if t < 27:
+                flush_bits &= 1 << (t // 9)
+            else:
+                full_ok = False
+        pung_kinds += 1 if n >= 3 else 0
+    return flush_bits, full_ok, pung_kinds >= melds  # fewer pung-like kinds than melds: a chow
+
+
+@njit(cache=True)
+def valued_weights(seat_offset, round_wind, rules, VW):
+    """``VW[t]`` = bonus fan of a pung of kind ``t`` (dragons; seat and round wind, both if equal)."""
+    for t in range(34):
+        VW[t] = 0.0
+    for t in range(31, 34):
+        VW[t] = rules[RULE_DRAGON]
+    VW[27 + seat_offset % 4] += rules[RULE_WIND]
+    VW[27 + round_wind % 4] += rules[RULE_WIND]
+
+
+@njit(cache=True)
+def value_turn(i, hand, sets, melds, ex, vis, legal, rng, rules, greed, T, W, VW, F):
+    """Action of the value rule on a TURN row."""
+    if legal[i, WIN]:
+        return WIN
+    flush_bits, full_ok, pungs_ok = exposure(ex, i, melds)
+    analyse(hand, i, sets, T, W)
+    mask_legal_discards(legal, i, W)
+    std_best = discard_shanten(hand, i, sets, False, 1, T, W)
+    for t in range(34):  # a kong that keeps the shanten: as efficiency
+        if legal[i, CKONG + t] and hand[i, t] == 4 and sets >= 1 and kong_shanten(sets, t, T, W) <= std_best:
+            return CKONG + t
+        if legal[i, AKONG + t] and hand[i, t] >= 1 and removal_shanten(sets, t, T, W) <= std_best:
+            return AKONG + t
+    best = discard_scores(hand, i, sets, ex, i, vis, i, rules, greed, flush_bits, full_ok, pungs_ok, melds == 0, T,
+                          W, VW, F)
+    if best == -np.inf:
+        return uniform_legal(legal, i, rng)
+    low = BIG
+    for t in range(34):
+        if F[0, t] >= best - 1e-9:
+            low = min(low, W[R_SH, t])
+    for t in range(34):
+        W[R_TIE, t] = 1 if F[0, t] >= best - 1e-9 and W[R_SH, t] == low else 0
+    return DISCARD + break_ties(i, hand, i, vis, i, sets, False, 1, rng, T, W)
+
+
+@njit(cache=True)
+def value_response(i, hand, sets, melds, ex, vis, legal, t, rules, greed, T, W, VW, F, H):
+    """Action of the value rule on a RESPONSE/ROB row."""
+    if legal[i, WIN]:
+        return WIN
+    if not (legal[i, PUNG] or legal[i, KONG] or legal[i, CHOW_LOW] or legal[i, CHOW_MID] or legal[i, CHOW_HIGH]):
+        return PASS
+    if 0 <= t < 34 and VW[t] > 0:  # a valued honour pung is fan in hand
+        if legal[i, KONG]:
+            return KONG
+        if legal[i, PUNG]:
+            return PUNG
+    flush_bits, full_ok, pungs_ok = exposure(ex, i, melds)
+    concealed = melds == 0
+    analyse(hand, i, sets, T, W)
+    now, _ = plan_score(hand, i, sets, -1, ex, i, vis, i, rules, greed, flush_bits, full_ok, pungs_ok, concealed, W,
+                        VW)
+    choice = PASS
+    best = now + CLAIM_MARGIN
+    for action in (KONG, PUNG, CHOW_LOW, CHOW_MID, CHOW_HIGH):
+        if not legal[i, action] or sets < 1 or not claim_hand(hand, i, action, t, H):
+            continue
+        bits = flush_bits & (1 << (t // 9)) if t < 27 else flush_bits
+        analyse(H, 0, sets - 1, T, W)
+        chow = action >= CHOW_LOW
+        if action == KONG:
+            score, fan = plan_score(H, 0, sets - 1, -1, ex, i, vis, i, rules, greed, bits, full_ok and t < 27,
+                                    pungs_ok and not chow, False, W, VW)
+        else:
+            for k in range(34):
+                W[R_MASK, k] = W[R_EVERY, k]
+            discard_scores(H, 0, sets - 1, ex, i, vis, i, rules, greed, bits, full_ok and t < 27,
+                           pungs_ok and not chow, False, T, W, VW, F)
+            score, fan = -np.inf, 0.0
+            for k in range(34):
+                if F[0, k] > score:
+                    score, fan = F[0, k], F[1, k]
+        if concealed and rules[RULE_MIN_FAN] > 0 and fan < rules[RULE_MIN_FAN]:
+            continue  # do not open a hand whose value the minimum fan needs
+        if score > best:
+            choice, best = action, score
+    return choice
+
+
+@njit(cache=True)
+def value_kernel(hand, sets_needed, meld_count, exposed, visible, seat_offset, round_wind, decision, target, legal,
+                 rng, params, rules, T, out):
+    """Fill ``out`` with the value action of every row (``params[0]`` = greed)."""
+    W = new_work()
+    H = np.zeros((2, 34), np.int8)
+    F = np.zeros((2, 34), np.float64)
+    VW = np.zeros(34, np.float64)
+    greed = min(max(params[0], 0.0), 1.0)
+    for i in range(out.size):
+        sets = clamp_sets(sets_needed, i)
+        melds = meld_count[i, 0]
+        valued_weights(seat_offset[i], round_wind[i], rules, VW)
+        if decision[i] == TURN:
+            a = value_turn(i, hand, sets, melds, exposed, visible, legal, rng, rules, greed, T, W, VW, F)
+        elif decision[i] == RESPONSE:
+            a = value_response(i, hand, sets, melds, exposed, visible, legal, target[i], rules, greed, T, W, VW, F, H)
+        else:
+            a = WIN if legal[i, WIN] else PASS
+        out[i] = checked(legal, i, a, rng)
+
+
+def act(obs, legal, rng, params, rules):
+    """Value actions for the rows of ``obs``."""
+    out = new_actions(obs)
+    value_kernel(obs.hand, obs.sets_needed, obs.meld_count, obs.exposed, obs.visible, obs.seat_offset, obs.round_wind,
+                 obs.decision, obs.target, legal, rng, param_array(params, PARAMS, "value"), rules_array(rules),
+                 joint_partial_table(), out)
+    return out
+
+
+DEFAULTS = {"greed": 0.5}
+PARAMS = tuple(DEFAULTS)
+POLICY = Policy(
+    name="value",
+    act=act,
+    default_params=DEFAULTS,
+    bounds={"greed": (0.0, 1.0)},
+    doc=__doc__.split("\n\n")[0],
+)
