@@ -741,6 +741,12 @@ def _observe(st, p, b, s, decision, obs, row):
     obs.decision[row] = decision
     obs.target[row] = st.target[b]
     obs.target_from[row] = -1 if decision == TURN else (st.actor[b] - s) % 4
+    o_wild = obs.wild
+    for t in range(34):
+        o_wild[row, t] = False
+    for k in range(2):
+        if st.wild[b, k] >= 0:
+            o_wild[row, st.wild[b, k]] = True
 
 
 @njit(cache=True)

@@ -25,6 +25,7 @@ class Observation(NamedTuple):
     decision: np.ndarray  # int8 (N,): TURN, RESPONSE or ROB
     target: np.ndarray  # int8 (N,): tile discarded/added (RESPONSE/ROB) or just drawn (TURN; -1 after a claim)
     target_from: np.ndarray  # int8 (N,): relative seat of the discarder/konger; -1 on TURN
+    wild: np.ndarray  # bool (N, 34): the hand's wild kinds (鬼牌 / 财神, public once turned up or fixed)
 
 
 def empty_observation(rows: int) -> Observation:
@@ -43,6 +44,7 @@ def empty_observation(rows: int) -> Observation:
         decision=np.zeros(rows, np.int8),
         target=np.zeros(rows, np.int8),
         target_from=np.zeros(rows, np.int8),
+        wild=np.zeros((rows, 34), np.bool_),
     )
 
 
@@ -66,6 +68,8 @@ class PolicyRules(NamedTuple):
     fan_seven_pairs: int
     liability_twelve_tiles: bool  # JPH-S4: the defensive policy avoids feeding a fourth exposed set
     liability_limit_hands: bool  # JPH-S5
+    fan_concealed: int  # JPH-F3 门前清 bonus (0 if the ruleset has none)
+    fan_self_draw: int  # JPH-F3 自摸 bonus
 
 
 FAMILY_IDS = {"jipinghu": 0, "tuidaohu": 1, "xuezhan": 2, "shuitou": 3}
@@ -92,6 +96,9 @@ def policy_rules(ruleset) -> PolicyRules:
         fan_dragon_pung=1 if "dragon_pung" in bonuses else 0,
         fan_wind_pung=1 if ("seat_wind" in bonuses or "round_wind" in bonuses) else 0,
         fan_seven_pairs=fan.get("seven_pairs", big if "seven_pairs" in ruleset.big_hands else 0),
-        liability_twelve_tiles=ruleset.liability_twelve_tiles,
-        liability_limit_hands=ruleset.liability_limit_hands,
+        # 包自摸 exists only in 鸡平胡 (JPH-S4/S5); elsewhere the switches are inert
+        liability_twelve_tiles=ruleset.family == "jipinghu" and ruleset.liability_twelve_tiles,
+        liability_limit_hands=ruleset.family == "jipinghu" and ruleset.liability_limit_hands,
+        fan_concealed=1 if "concealed" in bonuses else 0,
+        fan_self_draw=1 if "self_draw" in bonuses else 0,
     )

@@ -136,12 +136,17 @@ def _decide(seats, seat_policy, obs, legal, rng_rows, actions, row_seat, rows, r
 
 
 def seat_policies(specs) -> SeatPolicies:
-    """Parse ``"efficiency"`` or four comma-separated specs into per-seat policies."""
+    """Parse one spec for every seat, or four: a list, or one string split on ``;``
+    (``"efficiency;value:greed=0.9;defensive;random"``; plain names may also be split on ``,``)."""
     from mjsim.agents import parse_policy
 
     parts = [specs] if isinstance(specs, str) else list(specs)
-    if len(parts) == 1 and isinstance(parts[0], str) and "," in parts[0] and ":" not in parts[0]:
-        parts = parts[0].split(",")
+    if len(parts) == 1 and isinstance(parts[0], str):
+        text = parts[0]
+        if ";" in text:
+            parts = text.split(";")
+        elif "," in text and ":" not in text:
+            parts = text.split(",")
     if len(parts) == 1:
         parts = parts * 4
     if len(parts) != 4:
