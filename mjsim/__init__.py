@@ -4,6 +4,7 @@ Public names (loaded lazily so that ``import mjsim`` stays cheap):
 
 - :func:`ruleset` and :class:`Ruleset` — rules as data (``mjsim.rules``);
 - :func:`score_hand` and :class:`HandScore` — the reference scorer;
+- :func:`resettle` — logged hands paid again under other scoring options;
 - :mod:`mjsim.hand` — table-driven hand evaluation; :mod:`mjsim.tiles` — notation.
 """
 
@@ -16,6 +17,7 @@ _LAZY = {
     "Ruleset": "mjsim.rules",
     "score_hand": "mjsim.rules.scoring",
     "HandScore": "mjsim.rules.scoring",
+    "resettle": "mjsim.analysis.resettle",
 }
 
 __all__ = ["__version__", *_LAZY]

@@ -74,6 +74,7 @@ def test_logged_wins_rescore_with_the_reference_scorer(run):
                 rules,
                 cols["win_hands"][i][k],
                 melds=cols["win_melds"][i][k],
+                win_tile=cols["win_tiles"][i][k],
                 self_draw=kind in ("self_draw", "kong_replacement"),
                 kong_replacement=kind == "kong_replacement",
                 robbed_kong=kind == "robbed_kong",

@@ -38,6 +38,7 @@ COLUMNS: dict[str, tuple[pa.DataType, str]] = {
     "fan": (pa.list_(pa.int16()), "per winner: fan after bonuses, raises and cap (units in 推倒胡)"),
     "patterns": (pa.list_(pa.list_(pa.string())), "per winner: pattern and bonus ids of the rules reference"),
     "win_hands": (pa.list_(pa.string()), "per winner: concealed tiles incl. the winning tile, tile notation"),
+    "win_tiles": (pa.list_(pa.string()), "per winner: the tile won on (drawn, discarded or robbed)"),
     "win_melds": (pa.list_(pa.list_(pa.string())), "per winner: declared melds in C-T5 notation, in order"),
     "last_tile": (pa.list_(pa.bool_()), "per winner: won on the last drawable tile 海底 (JPH-F3)"),
     "first_turn": (pa.list_(pa.bool_()), "per winner: a 天和/地和/人和 situation (first go-around, no claim yet)"),
@@ -52,6 +53,14 @@ COLUMNS: dict[str, tuple[pa.DataType, str]] = {
     "horses": (pa.list_(pa.string()), "horse tiles 买马 in notation: dealer horses, or those the winner bought"),
     "horse_seats": (pa.list_(pa.int8()), "absolute seat each horse points at (TDH-M3 / TDH-M5)"),
     "horse_hits": (pa.int8(), "winner horses on the winner's seat (TDH-M5); 0 otherwise"),
+    "horse_pool": (pa.list_(pa.string()), "the back tiles horses are taken from, in order (for re-settlement)"),
+    "kongs": (pa.list_(pa.string()), "kongs made, in order, as seat:kind:from (kind discard/added/concealed)"),
+    "kong_from_discard": (pa.list_(pa.int8()), "per winner: for a 杠上开花 win, the seat whose discard made the "
+                          "kong (JPH-S2/TDH-S2 fact), else -1"),
+    "twelve_feeder": (_SEATS, "per seat: who fed its fourth exposed set (JPH-S4 fact), -1 none"),
+    "twelve_turn": (_SEATS, "per seat: discard count when that happened (orders 包先不包后)"),
+    "limit_feeder": (_SEATS, "per seat: who fed its 4th wind / 3rd dragon pung (JPH-S5 fact), -1 none"),
+    "limit_turn": (_SEATS, "per seat: discard count when that happened"),
     "turns": (pa.int16(), "discards made in the hand"),
     "wall_left": (pa.int16(), "drawable tiles left when the hand ended"),
 }

@@ -34,6 +34,7 @@ MELD_NAMES = ("", "chow", "pung", "kong", "ckong")
 KONG_FROM_DISCARD = 1
 KONG_ADDED = 2
 KONG_CONCEALED = 3
+KONG_KIND_NAMES = ("", "discard", "added", "concealed")
 
 # win kinds (log column win_kind) ------------------------------------------
 WIN_SELF_DRAW = 0

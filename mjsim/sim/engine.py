@@ -172,8 +172,9 @@ def _deal(st, p, b):
     st.missed_any[b] = False
     st.missed_fan[b] = -1
     st.pung_blocked[b] = 0
-    st.liable_for[b] = -1
-    st.liability_used[b] = False
+    st.twelve_feeder[b] = -1
+    st.limit_feeder[b] = -1
+    st.win_kong_from[b] = -1
     st.responses[b] = -1
     st.could_win[b] = False
     st.could_pung[b] = False
@@ -229,6 +230,8 @@ def _reserve_horses(st, p, b):
     st.n_horses[b] = 0
     st.horse_hits[b] = 0
     count = 0
+    for k in range(st.horse_pool.shape[1]):
+        st.horse_pool[b, k] = st.wall[b, st.back[b] - k]
     if p.horses == 1:
         count = st.horse_count[b]
     elif p.horses == 2:
@@ -326,6 +329,9 @@ def _record_win(st, p, sc, b, s, kind, counts, win_tile, discarder, discard_winn
     st.win_kind[b, i] = kind
     st.win_fan[b, i] = fan
     st.win_flags[b, i] = flags & (LAST_TILE | FIRST_TURN)
+    st.win_tile[b, i] = win_tile
+    if kind == WIN_KONG_REPLACEMENT and st.replacement[b] == KONG_FROM_DISCARD:
+        st.win_kong_from[b, i] = st.replacement_from[b]
     st.win_hand[b, i] = counts
     for m in range(st.n_melds[b, s]):
         st.win_melds[b, i, m, 0] = st.meld_kind[b, s, m]
@@ -363,6 +369,17 @@ def _finish(st, p, b, out):
     out.horse_tiles[r] = st.horse_tiles[b]
     out.horse_seats[r] = st.horse_seats[b]
     out.horse_hits[r] = st.horse_hits[b]
+    out.horse_pool[r] = st.horse_pool[b]
+    out.win_kong_from[r] = st.win_kong_from[b]
+    out.win_tile[r] = st.win_tile[b]
+    out.twelve_feeder[r] = st.twelve_feeder[b]
+    out.twelve_turn[r] = st.twelve_turn[b]
+    out.limit_feeder[r] = st.limit_feeder[b]
+    out.limit_turn[r] = st.limit_turn[b]
+    out.n_kongs[r] = st.n_kongs[b]
+    out.kong_seat[r] = st.kong_seat[b]
+    out.kong_kind[r] = st.kong_kind[b]
+    out.kong_from[r] = st.kong_from[b]
     for c in range(st.transfers.shape[1]):
         for payer in range(4):
             for payee in range(4):
@@ -574,7 +591,7 @@ def _answer_legal(st, p, sc, b, s, legal, found):
 
 @njit(cache=True)
 def _check_liability(st, p, b, s, d, t, kind):
-    """JPH-S4 十二张落地 and JPH-S5 limit-hand triggers after seat ``s`` claims ``d``'s tile ``t``."""
+    """Record the JPH-S4 十二张落地 and JPH-S5 limit-hand facts after seat ``s`` claims ``d``'s tile ``t``."""
     exposed_sets = 0
     wind_pungs = 0
     dragon_pungs = 0
@@ -589,16 +606,15 @@ def _check_liability(st, p, b, s, d, t, kind):
                 wind_pungs += 1
             elif tile >= 31:
                 dragon_pungs += 1
-    if st.liable_for[b, s] >= 0:
-        return
-    if p.liability_twelve_tiles and exposed_sets == 4:
-        if not (p.liability_first_only and st.liability_used[b, d]):  # 包先不包后
-            st.liable_for[b, s] = d
-            st.liability_used[b, d] = True
-            return
-    if p.liability_limit_hands and kind != MELD_CHOW:
+    # only the facts are kept here; who pays under which switch is decided at settlement
+    # (mjsim.sim.settle), so that logged hands can be re-settled under other switches
+    if exposed_sets == 4 and st.twelve_feeder[b, s] < 0:
+        st.twelve_feeder[b, s] = d
+        st.twelve_turn[b, s] = st.turns[b]
+    if kind != MELD_CHOW and st.limit_feeder[b, s] < 0:
         if (27 <= t <= 30 and wind_pungs == 4) or (t >= 31 and dragon_pungs == 3):
-            st.liable_for[b, s] = d
+            st.limit_feeder[b, s] = d
+            st.limit_turn[b, s] = st.turns[b]
 
 
 @njit(cache=True)

@@ -13,9 +13,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from mjsim.sim.constants import MAX_MELDS, MELD_NAMES, WIN_KIND_NAMES
+from mjsim.sim.constants import KONG_KIND_NAMES, MAX_MELDS, MELD_NAMES, WIN_KIND_NAMES
 from mjsim.sim.fastscore import FIRST_TURN, LAST_TILE, N_PATTERNS, PATTERN_IDS
-from mjsim.sim.state import MAX_HORSES, N_COMPONENTS
+from mjsim.sim.state import MAX_HORSES, MAX_KONGS, N_COMPONENTS
 from mjsim.tiles import format_counts, tile_name
 
 
@@ -46,6 +46,17 @@ class HandRecords(NamedTuple):
     horse_tiles: np.ndarray  # int8 (R, MAX_HORSES)
     horse_seats: np.ndarray  # int8 (R, MAX_HORSES)
     horse_hits: np.ndarray  # int8 (R,)
+    horse_pool: np.ndarray  # int8 (R, MAX_HORSES)
+    win_kong_from: np.ndarray  # int8 (R, 4)
+    win_tile: np.ndarray  # int8 (R, 4)
+    twelve_feeder: np.ndarray  # int8 (R, 4)
+    twelve_turn: np.ndarray  # int16 (R, 4)
+    limit_feeder: np.ndarray  # int8 (R, 4)
+    limit_turn: np.ndarray  # int16 (R, 4)
+    n_kongs: np.ndarray  # int8 (R,)
+    kong_seat: np.ndarray  # int8 (R, MAX_KONGS)
+    kong_kind: np.ndarray  # int8 (R, MAX_KONGS)
+    kong_from: np.ndarray  # int8 (R, MAX_KONGS)
 
 
 def allocate_records(capacity: int) -> HandRecords:
@@ -77,6 +88,17 @@ def allocate_records(capacity: int) -> HandRecords:
         horse_tiles=np.zeros((r, MAX_HORSES), np.int8),
         horse_seats=np.zeros((r, MAX_HORSES), np.int8),
         horse_hits=np.zeros(r, np.int8),
+        horse_pool=np.zeros((r, MAX_HORSES), np.int8),
+        win_kong_from=np.zeros((r, 4), np.int8),
+        win_tile=np.zeros((r, 4), np.int8),
+        twelve_feeder=np.zeros((r, 4), np.int8),
+        twelve_turn=np.zeros((r, 4), np.int16),
+        limit_feeder=np.zeros((r, 4), np.int8),
+        limit_turn=np.zeros((r, 4), np.int16),
+        n_kongs=np.zeros(r, np.int8),
+        kong_seat=np.zeros((r, MAX_KONGS), np.int8),
+        kong_kind=np.zeros((r, MAX_KONGS), np.int8),
+        kong_from=np.zeros((r, MAX_KONGS), np.int8),
     )
 
 
@@ -167,6 +189,17 @@ def rows_to_columns(records: HandRecords, n: int) -> dict[str, list | np.ndarray
     cols["horses"] = [[names[t] for t in records.horse_tiles[row, : records.n_horses[row]]] for row in range(n)]
     cols["horse_seats"] = [records.horse_seats[row, : records.n_horses[row]].astype(int).tolist() for row in range(n)]
     cols["horse_hits"] = records.horse_hits[:n].copy()
+    cols["win_tiles"] = [[names[t] for t in records.win_tile[row, : records.n_winners[row]]] for row in range(n)]
+    cols["horse_pool"] = [[names[t] for t in records.horse_pool[row]] for row in range(n)]
+    cols["kong_from_discard"] = [records.win_kong_from[row, : records.n_winners[row]].astype(int).tolist()
+                                 for row in range(n)]  # fmt: skip
+    cols["kongs"] = [
+        [f"{s}:{KONG_KIND_NAMES[k]}:{f}" for s, k, f in zip(*(a[row, : records.n_kongs[row]].tolist() for a in (
+            records.kong_seat, records.kong_kind, records.kong_from)))]
+        for row in range(n)
+    ]  # fmt: skip
+    for name in ("twelve_feeder", "twelve_turn", "limit_feeder", "limit_turn"):
+        cols[name] = getattr(records, name)[:n].astype(np.int64)
     nets = records.nets[:n]
     cols["net"] = nets.sum(axis=1)
     for index, name in enumerate(("win", "kong", "horse", "liability", "penalty")):

@@ -54,7 +54,7 @@ def settle_jipinghu(st, p, b):
             # JPH-M2: the discarder pays one share (three with 包三家); JPH-S1 is this once per winner
             _pay(st, b, C_WIN, d, w, 3 * points if p.discard_pays_all else points)
             continue
-        liable = _liable_seat(st, p, b, w, kind)
+        liable = _liable_seat(st, p, b, w, i, kind)
         if liable >= 0 and liable != w:
             _all_three_by(st, b, liable, w, points)
         else:
@@ -64,14 +64,38 @@ def settle_jipinghu(st, p, b):
 
 
 @njit(cache=True)
-def _liable_seat(st, p, b, w, kind):
-    """Who pays every share of seat ``w``'s self-paid win, or -1 (C-M3)."""
+def self_draw_liable(st, p, b, w):
+    """JPH-S4 / JPH-S5 包自摸: the seat liable for seat ``w``'s self-drawn win, from the logged facts, or -1.
+
+    The earlier trigger counts.  包先不包后 (``liability_first_only``): a feeder
+    is liable only for the first player it gave a fourth exposed set.
+    """
+    seat = -1
+    when = 1 << 30
+    d = st.twelve_feeder[b, w]
+    if p.liability_twelve_tiles and d >= 0:
+        first = True
+        if p.liability_first_only:
+            for other in range(4):
+                if other != w and st.twelve_feeder[b, other] == d and st.twelve_turn[b, other] < st.twelve_turn[b, w]:
+                    first = False
+        if first:
+            seat = d
+            when = st.twelve_turn[b, w]
+    if p.liability_limit_hands and st.limit_feeder[b, w] >= 0 and st.limit_turn[b, w] < when:
+        seat = st.limit_feeder[b, w]
+    return seat
+
+
+@njit(cache=True)
+def _liable_seat(st, p, b, w, i, kind):
+    """Who pays every share of the ``i``-th winner ``w``'s self-paid win, or -1 (C-M3)."""
     if kind == WIN_ROBBED_KONG and p.liability_robbed_kong:
         return st.discarder[b]  # JPH-S3 / TDH-S1: the robbed player
-    if kind == WIN_KONG_REPLACEMENT and st.replacement[b] == KONG_FROM_DISCARD and p.liability_kong_flower:
-        return st.replacement_from[b]  # JPH-S2 / TDH-S2 杠上开花包杠
-    if p.family == 0 and st.liable_for[b, w] >= 0:
-        return st.liable_for[b, w]  # JPH-S4 / JPH-S5 包自摸
+    if kind == WIN_KONG_REPLACEMENT and st.win_kong_from[b, i] >= 0 and p.liability_kong_flower:
+        return st.win_kong_from[b, i]  # JPH-S2 / TDH-S2 杠上开花包杠
+    if p.family == 0:
+        return self_draw_liable(st, p, b, w)
     return -1
 
 
@@ -86,7 +110,7 @@ def settle_tuidaohu(st, p, tdh, b):
             _pay(st, b, C_WIN, st.discarder[b], w, units * tdh.discard_multiplier)
         else:
             share = units * tdh.self_draw_multiplier
-            liable = _liable_seat(st, p, b, w, kind)
+            liable = _liable_seat(st, p, b, w, i, kind)
             if liable >= 0 and liable != w:
                 _all_three_by(st, b, liable, w, share)
             else:

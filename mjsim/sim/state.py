@@ -79,8 +79,10 @@ class State(structref.StructRefProxy):
         ``missed_any``: bool (B, 4): TDH-P3 no discard win until the seat's next draw
         ``missed_fan``: int16 (B, 4): XZ-P5 fan to beat for a discard win until next draw (-1 none)
         ``pung_blocked``: int64 (B, 4): TDH-P3/SHT-P4 kinds a seat may not pung until its draw
-        ``liable_for``: int8 (B, 4): seat liable for this seat's self-drawn win (JPH-S4/S5), -1
-        ``liability_used``: bool (B, 4): the seat is already liable for someone (包先不包后)
+        ``twelve_feeder``: int8 (B, 4): seat whose discard gave this seat its 4th exposed set (JPH-S4 fact), -1
+        ``twelve_turn``: int16 (B, 4): the discard count when that happened (orders 包先不包后)
+        ``limit_feeder``: int8 (B, 4): seat that fed the 4th wind / 3rd dragon pung (JPH-S5 fact), -1
+        ``limit_turn``: int16 (B, 4)
         ``responses``: int16 (B, 4): answers collected this step, -1 none
         ``could_win``: bool (B, 4): WIN was legal for the seat in the pending answer
         ``could_pung``: bool (B, 4)
@@ -92,6 +94,8 @@ class State(structref.StructRefProxy):
         ``win_kind``: int8 (B, 4)
         ``win_fan``: int16 (B, 4)
         ``win_flags``: int8 (B, 4): fastscore LAST_TILE / FIRST_TURN bits of each win
+        ``win_kong_from``: int8 (B, 4): for a kong-replacement win, the discarder whose tile made the kong, -1
+        ``win_tile``: int8 (B, 4): the tile each winner won on
         ``win_patterns``: int8 (B, 4, N_PATTERNS)
         ``win_hand``: int8 (B, 4, 34)
         ``win_melds``: int8 (B, 4, MAX_MELDS, 2)
@@ -110,6 +114,7 @@ class State(structref.StructRefProxy):
         ``wild``: int8 (B, 2): wild tile kinds of the hand (TDH-G1, SHT-P3), -1 none
         ``turned``: int8 (B,): the tile turned up to name the wild kind (TDH-G1 flip), -1 none
         ``n_reserved``: int8 (B,): horse tiles set aside at the back (never drawn)
+        ``horse_pool``: int8 (B, MAX_HORSES): the back tiles horses are taken from, in order (logged for re-settlement)
         ``horse_count``: int8 (B,): dealer horses for this hand (TDH-M2), carried through the session
         ``n_horses``: int8 (B,): horse tiles reserved (dealer) or bought (winner)
         ``horse_tiles``: int8 (B, MAX_HORSES): reserved at the back, never drawn (TDH-M1, TDH-M5)
@@ -156,8 +161,10 @@ STATE_FIELDS = (
     "missed_any",
     "missed_fan",
     "pung_blocked",
-    "liable_for",
-    "liability_used",
+    "twelve_feeder",
+    "twelve_turn",
+    "limit_feeder",
+    "limit_turn",
     "responses",
     "could_win",
     "could_pung",
@@ -168,6 +175,8 @@ STATE_FIELDS = (
     "win_kind",
     "win_fan",
     "win_flags",
+    "win_kong_from",
+    "win_tile",
     "win_patterns",
     "win_hand",
     "win_melds",
@@ -185,6 +194,7 @@ STATE_FIELDS = (
     "wild",
     "turned",
     "n_reserved",
+    "horse_pool",
     "horse_count",
     "n_horses",
     "horse_tiles",
@@ -228,8 +238,10 @@ def allocate_state(tables: int) -> State:
         missed_any=np.zeros((b, 4), np.bool_),
         missed_fan=np.zeros((b, 4), np.int16),
         pung_blocked=np.zeros((b, 4), np.int64),
-        liable_for=np.zeros((b, 4), np.int8),
-        liability_used=np.zeros((b, 4), np.bool_),
+        twelve_feeder=np.zeros((b, 4), np.int8),
+        twelve_turn=np.zeros((b, 4), np.int16),
+        limit_feeder=np.zeros((b, 4), np.int8),
+        limit_turn=np.zeros((b, 4), np.int16),
         responses=np.zeros((b, 4), np.int16),
         could_win=np.zeros((b, 4), np.bool_),
         could_pung=np.zeros((b, 4), np.bool_),
@@ -240,6 +252,8 @@ def allocate_state(tables: int) -> State:
         win_kind=np.zeros((b, 4), np.int8),
         win_fan=np.zeros((b, 4), np.int16),
         win_flags=np.zeros((b, 4), np.int8),
+        win_kong_from=np.zeros((b, 4), np.int8),
+        win_tile=np.zeros((b, 4), np.int8),
         win_patterns=np.zeros((b, 4, N_PATTERNS), np.int8),
         win_hand=np.zeros((b, 4, 34), np.int8),
         win_melds=np.zeros((b, 4, MAX_MELDS, 2), np.int8),
@@ -257,6 +271,7 @@ def allocate_state(tables: int) -> State:
         wild=np.full((b, 2), -1, np.int8),
         turned=np.full(b, -1, np.int8),
         n_reserved=np.zeros(b, np.int8),
+        horse_pool=np.zeros((b, MAX_HORSES), np.int8),
         horse_count=np.zeros(b, np.int8),
         n_horses=np.zeros(b, np.int8),
         horse_tiles=np.zeros((b, MAX_HORSES), np.int8),

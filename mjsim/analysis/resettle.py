@@ -1,0 +1,239 @@
+"""Re-settlement: logged hands paid again under other scoring options, without replaying play.
+
+The hand log keeps every fact settlement needs — the winners' tiles and
+melds, how each won, the 包 trigger facts (who fed a fourth exposed set or
+the last honour pung, who discarded into a 杠上开花 kong), the kongs, the
+back tiles horses come from — so a change to the cap, the fan tables, a
+liability switch, the payment split, the kong money or the horse scheme is
+applied by re-scoring each win with the compiled scorer and running the
+engine's own settlement code on the logged facts.
+
+Options that change what players do (which wins are legal, claims, the
+wall, …) cannot be re-settled; they raise ``ValueError`` pointing to a
+paired re-simulation.  Two approximations, both documented: policies saw
+the logged ruleset (a ``value`` policy might have played differently for
+other fan values), and horse tiles taken from ``horse_pool`` were drawable
+in a run that reserved fewer horses (only the last tiles of the wall).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+
+from mjsim.io.dataset import read_run_info, scan_hands
+from mjsim.rules import Ruleset, loads
+from mjsim.sim.constants import KONG_KIND_NAMES, MELD_NAMES, WIN_KIND_NAMES, WIN_KONG_REPLACEMENT, WIN_SELF_DRAW
+from mjsim.sim.fastscore import FIRST_TURN, KONG_REPLACEMENT, LAST_TILE, N_PATTERNS, ROBBED_KONG, SELF_DRAW
+from mjsim.sim.records import pattern_list
+from mjsim.sim.resettle_kernel import rescore_and_settle
+from mjsim.sim.scoring import scoring
+from mjsim.sim.settle import horse_seat
+from mjsim.sim.state import allocate_state, engine_params
+from mjsim.tiles import parse_meld, parse_tiles
+
+SETTLEMENT_OPTIONS = frozenset({
+    # JPH-F, JPH-M, JPH-S: scoring, payment split and liabilities
+    "cap", "fan", "limit_fan", "bonuses", "kong_flower", "robbed_kong_bonus", "triple_win_raise",
+    "discard_pays_all", "liability_kong_flower", "liability_robbed_kong", "liability_twelve_tiles",
+    "liability_limit_hands", "liability_first_only",
+    # TDH-V, TDH-K, TDH-M: values, multipliers, kong money, horses
+    "big_hands", "small_hand_value", "big_hand_value", "self_draw_multiplier", "discard_multiplier",
+    "earthly_rule", "no_ghost_multiplier", "kong_flower_multiplier", "full_ghosts_value",
+    "kong_pay_discard", "kong_pay_added", "kong_pay_concealed", "kong_settle",
+    "horses", "horse_growth", "horse_base", "horse_max", "horse_mapping", "winner_horses_with_ghost",
+    "winner_horses_without_ghost", "horse_reserve",
+    # not rules
+    "name", "description",
+})  # fmt: skip
+
+
+def play_changes(logged: Ruleset, target: Ruleset) -> list[str]:
+    """Options that differ between the rulesets and change play (so cannot be re-settled)."""
+    a, b = logged.to_dict(), target.to_dict()
+    return sorted(k for k in a if a[k] != b[k] and k not in SETTLEMENT_OPTIONS)
+
+
+def target_ruleset(logged: Ruleset, ruleset_or_overrides) -> Ruleset:
+    if isinstance(ruleset_or_overrides, Ruleset):
+        target = ruleset_or_overrides
+    else:
+        target = logged.replace(**dict(ruleset_or_overrides or {}))
+    changed = play_changes(logged, target)
+    if changed:
+        raise ValueError(
+            f"{', '.join(changed)} change{'s' if len(changed) == 1 else ''} how the hands are played, so logged "
+            f"hands cannot be re-settled under them; simulate both options on the same seeds instead "
+            f"(a paired re-simulation: `mjsim compare --ruleset {logged.name} --vary {changed[0]}=...`)"
+        )
+    return target
+
+
+def resettle(runs, ruleset_or_overrides=None, **overrides) -> pl.DataFrame:
+    """Each logged hand of ``runs`` (run directories) settled again under another scoring option.
+
+    ``ruleset_or_overrides``: a ``Ruleset``, or a dict of options changed from
+    each run's logged ruleset (keywords work too: ``resettle(run, cap=5)``).
+    Returns one row per hand: run_id, hand_id, fan (per winner), patterns,
+    liable, horse_hits, net and net_win/kong/horse/liability/penalty.
+    """
+    if overrides:
+        ruleset_or_overrides = {**dict(ruleset_or_overrides or {}), **overrides}
+    dirs = [runs] if isinstance(runs, (str, Path)) else list(runs)
+    frames = []
+    for directory in dirs:
+        info = read_run_info(directory)
+        logged = loads(info["ruleset_toml"], name=info["ruleset"])
+        target = target_ruleset(logged, ruleset_or_overrides)
+        hands = scan_hands(directory).sort("hand_id").collect()
+        frames.append(_resettle_hands(hands, target, info["session_length"]))
+    return pl.concat(frames)
+
+
+def _resettle_hands(hands: pl.DataFrame, rules: Ruleset, session_length: int) -> pl.DataFrame:
+    n = hands.height
+    st = allocate_state(max(n, 1))
+    params = engine_params(rules, session_length=session_length)
+    sc = scoring(rules)
+    rows = hands.to_dicts()
+    horse_counts = _dealer_horse_counts(rows, rules)
+    wins = []  # per winner: (table, index, concealed real, wilds, win tile, melds, flags, offset, round, winners)
+    for b, row in enumerate(rows):
+        _fill_facts(st, params, b, row, horse_counts[b], rules)
+        for i, seat in enumerate(row["winners"]):
+            wins.append(_win_inputs(b, i, seat, row))
+    n_wins = len(wins)
+    table = np.array([w[0] for w in wins], np.int64)
+    index = np.array([w[1] for w in wins], np.int64)
+    real = np.array([w[2] for w in wins], np.int8).reshape(n_wins, 34)
+    wilds = np.array([w[3] for w in wins], np.int64)
+    win_tile = np.array([w[4] for w in wins], np.int64)
+    meld_kind = np.array([w[5] for w in wins], np.int8).reshape(n_wins, 5)
+    meld_tile = np.array([w[6] for w in wins], np.int8).reshape(n_wins, 5)
+    n_melds = np.array([w[7] for w in wins], np.int64)
+    flags = np.array([w[8] for w in wins], np.int64)
+    offset = np.array([w[9] for w in wins], np.int64)
+    discard_winners = np.array([w[10] for w in wins], np.int64)
+    round_wind = np.array([rows[t]["round_wind"] for t in table], np.int64)
+    found = np.zeros((n_wins, N_PATTERNS), np.int8)
+    codes = rescore_and_settle(
+        st, params, sc, n, table, index, real, wilds, win_tile, meld_kind, meld_tile, n_melds, flags, offset,
+        round_wind, discard_winners, found,
+    )  # fmt: skip
+    if n_wins and (codes < 0).any():
+        bad = int(np.flatnonzero(codes < 0)[0])
+        raise ValueError(
+            f"hand {rows[table[bad]]['hand_id']}: the logged win is not a win under the new options (code {codes[bad]})"
+        )
+    return _output(hands, st, n, table, index, codes, found)
+
+
+def _dealer_horse_counts(rows, rules) -> list[int]:
+    """TDH-M2 dealer-horse count of each hand under ``rules``, from the logged sessions."""
+    counts = []
+    previous = None
+    for row in rows:
+        if rules.horses != "dealer":
+            counts.append(0)
+            continue
+        if previous is None or row["session"] != previous["session"] or row["dealer"] != previous["dealer"]:
+            count = rules.horse_base
+        else:
+            step = 1
+            if rules.horse_growth == "by_win_kind" and previous["dealer"] in previous["winners"]:
+                kind = previous["win_kind"][previous["winners"].index(previous["dealer"])]
+                step = 1 if kind == "discard" else 2
+            count = min(rules.horse_max, counts[-1] + step)
+        counts.append(count)
+        previous = row
+    return counts
+
+
+def _fill_facts(st, params, b, row, horse_count, rules) -> None:
+    """Load one logged hand's settlement facts into table ``b`` of the state."""
+    winners = row["winners"]
+    st.dealer[b] = row["dealer"]
+    st.n_winners[b] = len(winners)
+    st.winners[b] = -1
+    st.winners[b, : len(winners)] = winners
+    st.win_kind[b, : len(winners)] = [WIN_KIND_NAMES.index(k) for k in row["win_kind"]]
+    st.discarder[b] = -1 if row["discarder"] is None else row["discarder"]
+    st.win_kong_from[b] = -1
+    st.win_kong_from[b, : len(winners)] = row["kong_from_discard"]
+    st.liable[b] = -1
+    for name in ("twelve_feeder", "twelve_turn", "limit_feeder", "limit_turn"):
+        getattr(st, name)[b] = list(row[name])
+    kongs = [k.split(":") for k in row["kongs"]]
+    st.n_kongs[b] = len(kongs)
+    for k, (seat, kind, source) in enumerate(kongs):
+        st.kong_seat[b, k] = int(seat)
+        st.kong_kind[b, k] = KONG_KIND_NAMES.index(kind)
+        st.kong_from[b, k] = int(source)
+    wild = [t for text in row["wilds"] for t in parse_tiles(text)]
+    st.wild[b] = -1
+    st.wild[b, : len(wild)] = wild
+    for i, text in enumerate(row["win_hands"]):
+        st.win_hand[b, i] = np.bincount(parse_tiles(text), minlength=34)[:34]
+    pool = [parse_tiles(t)[0] for t in row["horse_pool"]]
+    st.horse_tiles[b] = pool
+    st.n_horses[b] = horse_count if rules.horses == "dealer" else 0
+    for k in range(len(pool)):
+        st.horse_seats[b, k] = horse_seat(params, pool[k], row["dealer"])
+    st.n_reserved[b] = horse_count if rules.horses == "dealer" else (rules.horse_reserve if rules.horses == "winner" else 0)
+
+
+def _win_inputs(b, i, seat, row):
+    kind = row["win_kind"][i]
+    tiles = parse_tiles(row["win_hands"][i])
+    counts = np.bincount(tiles, minlength=34)[:34]
+    wild = [t for text in row["wilds"] for t in parse_tiles(text)]
+    wilds = int(sum(counts[t] for t in wild))
+    real = counts.copy()
+    for t in wild:
+        real[t] = 0
+    kinds, firsts = [0] * 5, [0] * 5
+    for m, text in enumerate(row["win_melds"][i]):
+        meld = parse_meld(text)
+        kinds[m] = MELD_NAMES.index(meld.kind)
+        firsts[m] = meld.first
+    flags = 0
+    code = WIN_KIND_NAMES.index(kind)
+    if code in (WIN_SELF_DRAW, WIN_KONG_REPLACEMENT):
+        flags |= SELF_DRAW
+    if code == WIN_KONG_REPLACEMENT:
+        flags |= KONG_REPLACEMENT
+    if kind == "robbed_kong":
+        flags |= ROBBED_KONG
+    if row["last_tile"][i]:
+        flags |= LAST_TILE
+    if row["first_turn"][i]:
+        flags |= FIRST_TURN
+    discard_winners = len(row["winners"]) if kind == "discard" else 1
+    win_tile = parse_tiles(row["win_tiles"][i])[0]
+    offset = (seat - row["dealer"]) % 4
+    return (b, i, real.tolist(), wilds, win_tile, kinds, firsts, len(row["win_melds"][i]), flags, offset,
+            discard_winners)  # fmt: skip
+
+
+def _output(hands, st, n, table, index, codes, found) -> pl.DataFrame:
+    fans = [[] for _ in range(n)]
+    patterns = [[] for _ in range(n)]
+    for k in range(len(table)):
+        fans[table[k]].append(int(codes[k]))
+        patterns[table[k]].append(pattern_list(found[k]))
+    transfers = st.transfers[:n]  # (hand, component, payer, payee)
+    nets = transfers.sum(axis=2) - transfers.sum(axis=3)
+    out = {
+        "run_id": hands["run_id"],
+        "hand_id": hands["hand_id"],
+        "fan": fans,
+        "patterns": patterns,
+        "liable": [None if x < 0 else int(x) for x in st.liable[:n]],
+        "horse_hits": st.horse_hits[:n].astype(np.int8),
+        "net": nets.sum(axis=1).tolist(),
+    }
+    for c, name in enumerate(("win", "kong", "horse", "liability", "penalty")):
+        out[f"net_{name}"] = nets[:, c, :].tolist()
+    return pl.DataFrame(out)

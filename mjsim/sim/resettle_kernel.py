@@ -1,0 +1,27 @@
+"""Compiled core of re-settlement: score logged wins again and run the engine's settlement on them."""
+
+import numpy as np
+from numba import njit
+
+from mjsim.sim.scoring import score_win
+from mjsim.sim.settle import settle
+
+
+@njit(cache=True)
+def rescore_and_settle(st, p, sc, n_tables, table, index, real, wilds, win_tile, meld_kind, meld_tile, n_melds,
+                       flags, offset, round_wind, discard_winners, found):
+    """Score each logged win (``table[k]``, winner ``index[k]``) under ``sc``, then settle tables 0..n-1.
+
+    Returns each win's value (negative: no longer a win)."""
+    codes = np.empty(table.size, np.int64)
+    scratch = np.empty(34, np.int64)
+    for k in range(table.size):
+        code = score_win(
+            p.family, p.forms, p.quads_as_two_pairs, sc, real[k], wilds[k], win_tile[k], meld_kind[k], meld_tile[k],
+            n_melds[k], flags[k], offset[k], round_wind[k], discard_winners[k], found[k], scratch,
+        )  # fmt: skip
+        codes[k] = code
+        st.win_fan[table[k], index[k]] = max(code, 0)
+    for b in range(n_tables):
+        settle(st, p, sc, b)
+    return codes
