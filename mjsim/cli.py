@@ -97,6 +97,46 @@ def _cmd_replay(args) -> None:
     print("\n".join(lines))
 
 
+def _cmd_compare(args) -> None:
+    from mjsim.analysis.variants import build_variants, run_variants
+    from mjsim.report import write_report
+
+    from pathlib import Path
+
+    variants = build_variants(args.ruleset or ["jipinghu"], args.vary or [])
+    out = Path(args.out)
+    if (out / "comparison.json").exists() and not args.overwrite:
+        raise ValueError(f"{out} already holds a comparison; choose another --out or pass --overwrite")
+    for v in variants:
+        how = f"re-settled from {v.base_label}" if v.base_label else "simulated"
+        print(f"variant {v.label}: {how}")
+    entries = run_variants(
+        variants, tuple(args.policy or ["efficiency"]), args.hands, session_length=args.session_length,
+        seed=args.seed, workers=args.workers, out_dir=out, duplicate=args.duplicate,
+    )  # fmt: skip
+    table = comparison_table(entries)
+    print(table)
+    table.write_csv(out / "comparison.csv")
+    report = write_report([e["path"] for e in entries], args.report or out / "report.html",
+                          title=args.title or "mjsim comparison", labels=[e["label"] for e in entries])
+    print(f"comparison -> {out / 'comparison.csv'}; report -> {report}")
+
+
+def comparison_table(entries):
+    """Mean net by role per variant, with the paired difference against the first variant of the same walls."""
+    from mjsim.analysis.paired import compare_table
+    from mjsim.io.dataset import scan_hands
+
+    return compare_table({e["label"]: scan_hands(e["path"]) for e in entries}, metric="mean_net", by="role")
+
+
+def _cmd_report(args) -> None:
+    from mjsim.report import write_report
+
+    path = write_report(args.run_dirs, args.out, title=args.title)
+    print(f"report -> {path}")
+
+
 def _cmd_demo(args) -> None:
     """The built-in default job: the presets, an example hand scored, a small simulation and its summary."""
     from mjsim import ruleset, score_hand
@@ -160,6 +200,28 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--dealer", default="random", choices=["random", "0", "1", "2", "3"], help="first dealer")
     sim.add_argument("--round-wind", type=int, default=0, choices=range(4), help="first round wind 0 东 .. 3 北")
     sim.set_defaults(run=_cmd_simulate)
+
+    compare = sub.add_parser("compare", help="compare rule options on the same walls (paired), with a report")
+    compare.add_argument("--ruleset", "-r", action="append", help="base ruleset(s); repeat for several")
+    compare.add_argument("--vary", action="append",
+                         help="OPTION=V1,V2,...: e.g. cap=3,5,none, liability=on,off, horses=none,dealer")
+    compare.add_argument("--hands", "-n", type=int, default=20_000, help="hands per variant")
+    compare.add_argument("--session-length", type=int, default=8)
+    compare.add_argument("--policy", "-p", action="append", help="as for simulate")
+    compare.add_argument("--seed", type=int, default=0)
+    compare.add_argument("--workers", "-w", type=int, default=2)
+    compare.add_argument("--duplicate", action="store_true", help="also play every wall from the four seat rotations")
+    compare.add_argument("--out", "-o", default="data/runs/compare", help="directory for the variant runs")
+    compare.add_argument("--overwrite", action="store_true")
+    compare.add_argument("--report", help="HTML report path (default OUT/report.html)")
+    compare.add_argument("--title")
+    compare.set_defaults(run=_cmd_compare)
+
+    report = sub.add_parser("report", help="write a self-contained HTML report of one or more runs")
+    report.add_argument("run_dirs", nargs="+")
+    report.add_argument("--out", "-o", default="reports/report.html")
+    report.add_argument("--title")
+    report.set_defaults(run=_cmd_report)
 
     replay = sub.add_parser("replay", help="re-simulate one logged hand and print it turn by turn")
     replay.add_argument("run_dir", help="a run directory written by mjsim simulate")

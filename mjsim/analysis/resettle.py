@@ -32,7 +32,7 @@ from mjsim.sim.resettle_kernel import rescore_and_settle
 from mjsim.sim.scoring import scoring
 from mjsim.sim.settle import horse_seat
 from mjsim.sim.state import allocate_state, engine_params
-from mjsim.tiles import parse_meld, parse_tiles
+from mjsim.tiles import parse_meld, parse_tiles, tile_name
 
 SETTLEMENT_OPTIONS = frozenset({
     # JPH-F, JPH-M, JPH-S: scoring, payment split and liabilities
@@ -77,7 +77,7 @@ def resettle(runs, ruleset_or_overrides=None, **overrides) -> pl.DataFrame:
     ``ruleset_or_overrides``: a ``Ruleset``, or a dict of options changed from
     each run's logged ruleset (keywords work too: ``resettle(run, cap=5)``).
     Returns one row per hand: run_id, hand_id, fan (per winner), patterns,
-    liable, horse_hits, net and net_win/kong/horse/liability/penalty.
+    liable, horse_hits, horses, horse_seats, net and net_win/kong/horse/liability/penalty.
     """
     if overrides:
         ruleset_or_overrides = {**dict(ruleset_or_overrides or {}), **overrides}
@@ -232,6 +232,8 @@ def _output(hands, st, n, table, index, codes, found) -> pl.DataFrame:
         "patterns": patterns,
         "liable": [None if x < 0 else int(x) for x in st.liable[:n]],
         "horse_hits": st.horse_hits[:n].astype(np.int8),
+        "horses": [[tile_name(int(t)) for t in st.horse_tiles[b, : st.n_horses[b]]] for b in range(n)],
+        "horse_seats": [st.horse_seats[b, : st.n_horses[b]].astype(int).tolist() for b in range(n)],
         "net": nets.sum(axis=1).tolist(),
     }
     for c, name in enumerate(("win", "kong", "horse", "liability", "penalty")):

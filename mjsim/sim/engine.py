@@ -19,6 +19,8 @@ of the engine per variant).  Rule IDs refer to ``rules/common.md`` and
 from __future__ import annotations
 
 import numpy as np
+from typing import NamedTuple
+
 from numba import njit
 
 from mjsim.sim.constants import (
@@ -39,6 +41,20 @@ TRACE_EXHAUSTED = 202
 
 
 # ---- small helpers ---------------------------------------------------------------------------
+
+
+class Work(NamedTuple):
+    """Scratch arrays a step reuses, so no array is allocated per possible win."""
+
+    found: np.ndarray  # int8 (N_PATTERNS,): pattern counts of a trial score
+    real: np.ndarray  # int8 (34,): a hand without its wild tiles
+    totals: np.ndarray  # int64 (34,): a hand with its melds (推倒胡 scorer)
+    counts: np.ndarray  # int8 (34,): a hand plus the tile under answer
+
+
+@njit(cache=True)
+def new_work():
+    return Work(np.zeros(N_PATTERNS, np.int8), np.zeros(34, np.int8), np.zeros(34, np.int64), np.zeros(34, np.int8))
 
 
 @njit(cache=True, inline="always")
@@ -73,16 +89,23 @@ def _real(st, b, hand, t):
 
 
 @njit(cache=True, inline="always")
-def _score(st, p, sc, b, s, counts, win_tile, flags, discard_winners, found):
-    """Value of seat ``s`` winning with concealed ``counts`` (incl. the winning tile), or a negative code."""
-    real = counts.copy()
+def _score(st, p, sc, b, s, counts, win_tile, flags, discard_winners, found, work):
+    """Value of seat ``s`` winning with concealed ``counts`` (incl. the winning tile), or a negative code.
+
+    ``found`` receives the pattern counts; ``work`` is scratch (``Work``), preallocated by the caller
+    because this runs for every possible win of every step."""
+    real = counts
     wilds = 0
-    for k in range(2):
-        kind = st.wild[b, k]
-        if kind >= 0:
-            wilds += real[kind]
-            real[kind] = 0
-    scratch = np.empty(34, np.int64)
+    if st.wild[b, 0] >= 0:  # the scorers take the wild tiles apart from the real ones (C-J1)
+        real = work.real
+        for t in range(34):
+            real[t] = counts[t]
+        for k in range(2):
+            kind = st.wild[b, k]
+            if kind >= 0:
+                wilds += real[kind]
+                real[kind] = 0
+    scratch = work.totals
     return score_win(
         p.family, p.forms, p.quads_as_two_pairs, sc, real, wilds, win_tile, st.meld_kind[b, s], st.meld_tile[b, s], st.n_melds[b, s], flags,
         (s - st.dealer[b]) % 4, st.round_wind[b], discard_winners, found, scratch,
@@ -90,9 +113,9 @@ def _score(st, p, sc, b, s, counts, win_tile, flags, discard_winners, found):
 
 
 @njit(cache=True, inline="always")
-def _win_fan(st, p, sc, b, s, counts, win_tile, flags, found):
+def _win_fan(st, p, sc, b, s, counts, win_tile, flags, work):
     """Value if ``counts`` is a legal win for seat ``s`` (shape, JPH-P4 minimum fan, 满鬼), else -1."""
-    fan = _score(st, p, sc, b, s, counts, win_tile, flags, 1, found)
+    fan = _score(st, p, sc, b, s, counts, win_tile, flags, 1, work.found, work)
     return fan if fan >= 0 else -1
 
 
@@ -313,7 +336,7 @@ def _start_next(st, p, b, queue):
 
 
 @njit(cache=True)
-def _record_win(st, p, sc, b, s, kind, counts, win_tile, discarder, discard_winners, extra_flags):
+def _record_win(st, p, sc, b, s, kind, counts, win_tile, discarder, discard_winners, extra_flags, work):
     """Score and store one winner (win order = call order)."""
     flags = extra_flags
     if kind == WIN_SELF_DRAW or kind == WIN_KONG_REPLACEMENT:
@@ -323,8 +346,7 @@ def _record_win(st, p, sc, b, s, kind, counts, win_tile, discarder, discard_winn
     if kind == WIN_ROBBED_KONG:
         flags |= ROBBED_KONG
     i = st.n_winners[b]
-    found = st.win_patterns[b, i]
-    fan = _score(st, p, sc, b, s, counts, win_tile, flags, discard_winners, found)
+    fan = _score(st, p, sc, b, s, counts, win_tile, flags, discard_winners, st.win_patterns[b, i], work)
     st.winners[b, i] = s
     st.win_kind[b, i] = kind
     st.win_fan[b, i] = fan
@@ -424,7 +446,7 @@ def _turn_flags(st, b, s):
 
 
 @njit(cache=True, inline="always")
-def _turn_legal(st, p, sc, b, legal, found):
+def _turn_legal(st, p, sc, b, legal, work):
     """Legal actions on the actor's own turn (C-P1)."""
     s = st.actor[b]
     hand = st.hands[b, s]
@@ -444,7 +466,7 @@ def _turn_legal(st, p, sc, b, legal, found):
         flags = SELF_DRAW | _turn_flags(st, b, s)
         if st.replacement[b] > 0:
             flags |= KONG_REPLACEMENT
-        if _win_fan(st, p, sc, b, s, hand, st.target[b], flags, found) >= 0:
+        if _win_fan(st, p, sc, b, s, hand, st.target[b], flags, work) >= 0:
             legal[WIN] = True
 
 
@@ -487,12 +509,12 @@ def _complete_added_kong(st, p, b, s, t):
 
 
 @njit(cache=True)
-def _apply_turn(st, p, sc, b, action, found):
+def _apply_turn(st, p, sc, b, action, work):
     s = st.actor[b]
     if action == WIN:
         kind = WIN_KONG_REPLACEMENT if st.replacement[b] > 0 else WIN_SELF_DRAW
         _trace(st, p, b, s, WIN, st.target[b])
-        _record_win(st, p, sc, b, s, kind, st.hands[b, s].copy(), st.target[b], -1, 1, _turn_flags(st, b, s))
+        _record_win(st, p, sc, b, s, kind, st.hands[b, s], st.target[b], -1, 1, _turn_flags(st, b, s), work)
         st.phase[b] = PH_END
     elif action >= CKONG and action < AKONG:
         t = action - CKONG
@@ -531,7 +553,7 @@ def _apply_turn(st, p, sc, b, action, found):
 
 
 @njit(cache=True, inline="always")
-def _answer_legal(st, p, sc, b, s, legal, found):
+def _answer_legal(st, p, sc, b, s, legal, work):
     """Legal answers of seat ``s`` to the actor's discard (C-P2) or added kong (C-P4). True if any but PASS."""
     d = st.actor[b]
     t = st.target[b]
@@ -540,12 +562,14 @@ def _answer_legal(st, p, sc, b, s, legal, found):
     st.could_win[b, s] = False
     st.could_pung[b, s] = False
     any_option = False
-    counts = hand.copy()
+    counts = work.counts
+    for k in range(34):
+        counts[k] = hand[k]
     counts[t] += 1
     if st.phase[b] == PH_ROB:
         own_discard = (st.discarded_kinds[b, s] >> t) & 1
         if p.rob_own_discard or own_discard == 0:  # TDH-S1 option
-            if _win_fan(st, p, sc, b, s, counts, t, ROBBED_KONG, found) >= 0:
+            if _win_fan(st, p, sc, b, s, counts, t, ROBBED_KONG, work) >= 0:
                 legal[WIN] = True
                 any_option = True
         return any_option
@@ -553,7 +577,7 @@ def _answer_legal(st, p, sc, b, s, legal, found):
         flags = 0
         if d == st.dealer[b] and st.turns[b] == 1 and not st.claims_made[b]:
             flags |= FIRST_TURN  # 人和: the dealer's first discard
-        fan = _win_fan(st, p, sc, b, s, counts, t, flags, found)
+        fan = _win_fan(st, p, sc, b, s, counts, t, flags, work)
         if fan >= 0:
             blocked = False
             if p.missed_win == 1:
@@ -652,7 +676,7 @@ def _claim(st, p, b, s, action):
 
 
 @njit(cache=True)
-def _resolve(st, p, sc, b):
+def _resolve(st, p, sc, b, work):
     """Settle the answers to a discard or an added kong by priority (C-P2, C-P4)."""
     d = st.actor[b]
     t = st.target[b]
@@ -687,7 +711,7 @@ def _resolve(st, p, sc, b):
             if (not robbing) and d == st.dealer[b] and st.turns[b] == 1 and not st.claims_made[b]:
                 flags |= FIRST_TURN
             _trace(st, p, b, s, WIN, t)
-            _record_win(st, p, sc, b, s, kind, counts, t, d, n_win, flags)
+            _record_win(st, p, sc, b, s, kind, counts, t, d, n_win, flags, work)
         st.responses[b] = -1
         st.phase[b] = PH_END
         return
@@ -772,7 +796,7 @@ def collect(st, p, sc, queue, out, obs, legal, row_table, row_seat):
     A table whose hand ended while ``out`` is full waits in PH_END until the
     caller has flushed the records.
     """
-    found = np.zeros(N_PATTERNS, np.int8)
+    work = new_work()
     rows = 0
     capacity = out.hand_id.size
     for b in range(st.phase.size):
@@ -792,7 +816,7 @@ def collect(st, p, sc, queue, out, obs, legal, row_table, row_seat):
                 continue
             if phase == PH_TURN:
                 legal[rows] = False
-                _turn_legal(st, p, sc, b, legal[rows], found)
+                _turn_legal(st, p, sc, b, legal[rows], work)
                 _observe(st, p, b, st.actor[b], TURN, obs, rows)
                 row_table[rows] = b
                 row_seat[rows] = st.actor[b]
@@ -805,7 +829,7 @@ def collect(st, p, sc, queue, out, obs, legal, row_table, row_seat):
                 s = (st.actor[b] + r) % 4
                 legal[rows] = False
                 st.responses[b, s] = PASS
-                if _answer_legal(st, p, sc, b, s, legal[rows], found):
+                if _answer_legal(st, p, sc, b, s, legal[rows], work):
                     st.responses[b, s] = -1
                     _observe(st, p, b, s, decision, obs, rows)
                     row_table[rows] = b
@@ -814,19 +838,19 @@ def collect(st, p, sc, queue, out, obs, legal, row_table, row_seat):
                     asked += 1
             if asked:
                 break
-            _resolve(st, p, sc, b)
+            _resolve(st, p, sc, b, work)
     return rows
 
 
 @njit(cache=True)
 def apply(st, p, sc, rows, row_table, row_seat, actions):
     """Apply one action per decision row, then resolve every answered discard or kong."""
-    found = np.zeros(N_PATTERNS, np.int8)
+    work = new_work()
     answers = np.zeros(rows, np.bool_)
     for i in range(rows):
         b = row_table[i]
         if st.phase[b] == PH_TURN:
-            _apply_turn(st, p, sc, b, actions[i], found)
+            _apply_turn(st, p, sc, b, actions[i], work)
         else:
             st.responses[b, row_seat[i]] = actions[i]
             answers[i] = True
@@ -834,7 +858,7 @@ def apply(st, p, sc, rows, row_table, row_seat, actions):
         b = row_table[i]
         # a discard made just now is answered in the next step, not here
         if answers[i] and (st.phase[b] == PH_RESPONSE or st.phase[b] == PH_ROB):
-            _resolve(st, p, sc, b)
+            _resolve(st, p, sc, b, work)
 
 
 @njit(cache=True)
