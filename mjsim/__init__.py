@@ -10,7 +10,10 @@ Public names (loaded lazily so that ``import mjsim`` stays cheap):
 
 from importlib import import_module
 
+from mjsim._compiled_cache import configure as _configure_compiled_cache
+
 __version__ = "0.1.0"
+_configure_compiled_cache()  # before any compiled module is imported
 
 _LAZY = {
     "ruleset": "mjsim.rules",

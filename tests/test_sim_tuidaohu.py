@@ -146,3 +146,71 @@ def test_tdh_m2_horse_count_follows_the_streak(preset):
         assert len(cur["horses"]) == expected
         assert cur["dealer"] == (prev["winners"][0] if prev["winners"] else (prev["dealer"] + 1) % 4)  # TDH-P5
     assert grown > 20
+
+
+# ---- ghosts, 过手, robbing restrictions ------------------------------------------------------------------------
+
+D = ruleset("tuidaohu_dianpao")
+
+
+def test_tdh_v4_full_ghosts_is_an_instant_win_worth_six():
+    hand = ScriptedHand(G, {0: "19m578p19s23455557z", 1: "123m456p789s34s11z", 2: NEUTRAL[2], 3: "147p258s369m1667z"})
+    row = hand.play({0: ["win"]})
+    assert row["patterns"] == [["full_ghosts"]] and row["fan"] == [6]
+    assert list(row["net"]) == [18, -6, -6, -6]
+
+
+def test_tdh_g1_ghost_tiles_cannot_be_punged_or_konged():
+    hand = ScriptedHand(G, {0: "19m578p19s234677z5z", 1: "123m456p789s34s55z", **NEUTRAL}, draws="9m")
+    hand.play({0: ["discard 5z"]})
+    assert not any(seat == 1 and decision != 0 for seat, decision, _, _ in hand.decisions)  # no answer asked
+
+
+def test_tdh_g1_flip_scheme_turns_a_tile_and_the_next_kind_is_wild():
+    rules = ruleset("tuidaohu_ghost", wild_scheme="flip_next")
+    chunk = next(play_sessions(rules, seat_policies("efficiency"), seed=5, first_session=0, end_session=200))
+    wilds = [w[0] for w in chunk["wilds"]]
+    assert len(set(wilds)) > 10  # the wild kind changes from hand to hand
+
+
+def test_tdh_p3_a_passed_discard_win_blocks_every_discard_win_until_the_next_draw():
+    hand = ScriptedHand(
+        D,
+        {0: "19m578p19s234577z2s", 1: "123m456p789s34s11z", 2: "147m258p369s1234z", 3: "147p258s369m5667z5s"},
+        actor=3,
+    )
+    # 2s and 5s both complete seat 1's hand; it passes 3's 5s, then may not win on 0's 2s (过手: any tile)
+    row = hand.play({3: ["discard 5s"], 1: ["pass"], 0: ["discard 2s"]})
+    seat1 = [(decision, legal) for s, decision, _, legal in hand.decisions if s == 1]
+    assert seat1[0] == (1, True)  # offered the 5s, passed
+    assert seat1[1][0] == 0  # its next decision is its own turn: 0's 2s brought no offer
+    events = [tuple(e) for e in row["trace"].tolist()]
+    assert (0, 2 + 18 - 1 + 0, 19) in events or any(seat == 0 and tile == 19 and action < 34 for seat, action, tile in events)
+
+
+def test_tdh_v3_dianpao_discard_win_is_one_unit_from_the_discarder():
+    hand = ScriptedHand(
+        D,
+        {0: "19m578p19s234577z2s", 1: "123m456p789s34s11z", 2: "147m258p369s1234z", 3: "147p258s369m5667z5s"},
+        actor=3,
+    )
+    row = hand.play({3: ["discard 5s"], 1: ["win"]})
+    assert row["win_kind"] == ["discard"] and list(row["net"]) == [0, 1, 0, -1]
+
+
+def test_tdh_s1_no_robbing_a_kong_of_a_tile_one_discarded():
+    # seat 1 discarded 5m earlier (rob_kong_own_discard = false in the presets): it may not rob seat 0's 5m
+    position = lambda: ScriptedHand(  # noqa: E731
+        Q,
+        {0: "123p456p11z22z5m", 1: "34m678m234s567s99s", 2: "111s222s333s444s5s", 3: "19m1234678p3344z"},
+        melds={0: ["pung:5m"]},
+    )
+    hand = position()
+    hand.state.discarded_kinds[0, 1] = 1 << 4  # seat 1 has discarded a 5m this hand
+    row = hand.play({0: ["akong 5m"]})
+    assert row["winners"] != [1]
+    assert not any(seat == 1 and decision == 2 for seat, decision, _, _ in hand.decisions)
+    allowed = position()
+    row = allowed.play({0: ["akong 5m"], 1: ["win"]})
+    assert row["win_kind"] == ["robbed_kong"] and row["liable"] == 0
+    assert list(row["net"]) == [-6, 6, 0, 0]  # TDH-S1: the robbed player pays all three shares of 2

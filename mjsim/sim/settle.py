@@ -130,7 +130,7 @@ def _winner_horses(st, p, b, w, i):
         if kind >= 0 and st.win_hand[b, i, kind] > 0:
             ghost = True
     n = p.winner_horses_with_ghost if ghost else p.winner_horses_without_ghost
-    n = min(n, p.horse_reserve)
+    n = min(n, st.n_reserved[b])  # the tiles actually set aside
     hits = 0
     for k in range(n):
         seat = horse_seat(p, st.horse_tiles[b, k], st.dealer[b])

@@ -1,0 +1,38 @@
+"""Where numba keeps mjsim's compiled kernels: a user cache directory keyed by the source code.
+
+numba invalidates a cached function when its own file changes, but not when
+a function it calls from another module does, so an edited scorer could
+silently run stale inside a cached engine.  Keying the directory by a hash
+of the source files of the compiled packages makes any edit there start
+from a clean cache; the
+directory sits beside the hand tables (``MJSIM_CACHE_DIR``, else the user
+cache dir).  An explicit ``NUMBA_CACHE_DIR`` is respected.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+import numba
+
+from mjsim.hand.tables import cache_dir
+
+
+COMPILED_PACKAGES = ("hand", "sim", "agents")  # the packages holding @njit code
+
+
+def source_key() -> str:
+    digest = hashlib.sha256()
+    root = Path(__file__).resolve().parent
+    for path in sorted(p for package in COMPILED_PACKAGES for p in (root / package).rglob("*.py")):
+        digest.update(path.relative_to(root).as_posix().encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def configure() -> None:
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return
+    numba.config.CACHE_DIR = str(cache_dir() / f"numba-{source_key()}")
