@@ -1,5 +1,27 @@
-"""Analysis of hand logs (polars, lazy over Parquet run directories)."""
+"""Analysis of hand logs (polars, lazy over Parquet run directories).
 
+Every table is tidy and long — one row per group and metric with
+``estimate, se, ci_low, ci_high, n`` — and every rate and mean carries a
+cluster-robust standard error and a 95% interval (:mod:`mjsim.analysis.stats`).
+
+- :mod:`~mjsim.analysis.metrics`: ``seat_rows``, ``win_rows``, ``seat_table``,
+  ``pattern_table``, ``fan_table``;
+- :mod:`~mjsim.analysis.payments`: ``liability_table`` (包), ``horse_table`` (买马);
+- :mod:`~mjsim.analysis.risk`: ``session_paths``, ``session_risk``, ``cumulative_paths``;
+- :mod:`~mjsim.analysis.paired`: ``paired_difference``, ``hands_needed``,
+  ``same_hands``, ``compare_table``;
+- :mod:`~mjsim.analysis.summary`: the end-of-run summary the CLI prints.
+"""
+
+from mjsim.analysis.metrics import fan_table, pattern_table, seat_rows, seat_table, win_rows
+from mjsim.analysis.paired import compare_table, hands_needed, paired_difference, same_hands
+from mjsim.analysis.payments import horse_table, liability_table
+from mjsim.analysis.risk import cumulative_paths, session_paths, session_risk
+from mjsim.analysis.stats import pivot_metrics
 from mjsim.analysis.summary import format_summary, run_summary
 
-__all__ = ["format_summary", "run_summary"]
+__all__ = [
+    "compare_table", "cumulative_paths", "fan_table", "format_summary", "hands_needed", "horse_table",
+    "liability_table", "paired_difference", "pattern_table", "pivot_metrics", "run_summary", "same_hands",
+    "seat_rows", "seat_table", "session_paths", "session_risk", "win_rows",
+]  # fmt: skip

@@ -1,22 +1,20 @@
 """The short end-of-run summary: per seat and overall rates, with standard errors.
 
-Rates are per hand; a seat's ``win_rate`` counts hands it won (alone or with
-others), ``self_draw_share`` is the share of its wins that were self-drawn
-(kong replacement included), ``deal_in_rate`` the share of hands in which
-its discard (or robbed kong) was won on.
+Built on :func:`mjsim.analysis.metrics.seat_table` (same definitions and
+standard errors): rates are per hand; a seat's ``win_rate`` counts hands it
+won (alone or with others), ``self_draw_share`` is the share of its wins that
+were self-drawn (kong replacement included), ``deal_in_rate`` the share of
+hands in which its discard (or robbed kong) was won on.
 """
 
 from __future__ import annotations
 
-import math
-
 import polars as pl
 
+from mjsim.analysis.metrics import seat_table
 from mjsim.io.dataset import scan_hands
 
-
-def _se_rate(p: float, n: int) -> float:
-    return math.sqrt(max(p * (1 - p), 0.0) / n) if n else float("nan")
+_SEAT_FIGURES = ("win_rate", "self_draw_share", "deal_in_rate", "mean_net", "sd_net")
 
 
 def run_summary(*directories) -> dict:
@@ -24,42 +22,38 @@ def run_summary(*directories) -> dict:
     hands = scan_hands(*directories)
     base = hands.select(
         pl.len().alias("hands"),
-        (pl.col("winners").list.len() == 0).mean().alias("draw_rate"),
         pl.col("fan").explode().cast(pl.Float64).mean().alias("mean_fan"),
         pl.col("turns").cast(pl.Float64).mean().alias("mean_turns"),
     ).collect().row(0, named=True)
-    n = base["hands"]
+    table = seat_table(hands, by="seat")
+    figures = {(row["seat"], row["metric"]): row for row in table.iter_rows(named=True)}
+    draw = figures[(0, "draw_rate")]  # the same hands for every seat
     seats = []
     for seat in range(4):
-        won = pl.col("winners").list.contains(seat)
-        self_drawn = pl.col("win_kind").list.get(pl.col("winners").list.eval(pl.element() == seat).list.arg_max())
-        row = hands.select(
-            won.mean().alias("win_rate"),
-            pl.when(won).then(self_drawn.is_in(["self_draw", "kong_replacement"])).otherwise(None).mean()
-            .alias("self_draw_share"),
-            (pl.col("discarder") == seat).fill_null(False).mean().alias("deal_in_rate"),
-            pl.col("net").arr.get(seat).cast(pl.Float64).mean().alias("mean_net"),
-            pl.col("net").arr.get(seat).cast(pl.Float64).std().alias("sd_net"),
-        ).collect().row(0, named=True)
-        row["seat"] = seat
-        row["win_rate_se"] = _se_rate(row["win_rate"], n)
-        row["mean_net_se"] = (row["sd_net"] or 0.0) / math.sqrt(n) if n > 1 else float("nan")
+        row = {"seat": seat}
+        for name in _SEAT_FIGURES:
+            row[name] = figures[(seat, name)]["estimate"]
+        row["win_rate_se"] = figures[(seat, "win_rate")]["se"]
+        row["mean_net_se"] = figures[(seat, "mean_net")]["se"]
         seats.append(row)
-    return {**base, "draw_rate_se": _se_rate(base["draw_rate"], n), "seats": seats}
+    return {**base, "draw_rate": draw["estimate"], "draw_rate_se": draw["se"], "seats": seats}
+
+
+def _num(value) -> float:
+    return float("nan") if value is None else value
 
 
 def format_summary(summary: dict) -> str:
     lines = [
-        f"hands {summary['hands']:,}   draw rate {summary['draw_rate']:.3f} ± {summary['draw_rate_se']:.3f}   "
-        f"mean fan {summary['mean_fan'] if summary['mean_fan'] is not None else float('nan'):.2f}   "
+        f"hands {summary['hands']:,}   draw rate {summary['draw_rate']:.3f} ± {_num(summary['draw_rate_se']):.3f}   "
+        f"mean fan {_num(summary['mean_fan']):.2f}   "
         f"mean turns {summary['mean_turns']:.1f}",
         "seat  win rate        self-draw share  deal-in rate  mean net",
     ]
     for s in summary["seats"]:
-        share = s["self_draw_share"]
         lines.append(
-            f"{s['seat']:>4}  {s['win_rate']:.3f} ± {s['win_rate_se']:.3f}   "
-            f"{(share if share is not None else float('nan')):>15.3f}  {s['deal_in_rate']:>12.3f}  "
-            f"{s['mean_net']:+.3f} ± {s['mean_net_se']:.3f}"
+            f"{s['seat']:>4}  {s['win_rate']:.3f} ± {_num(s['win_rate_se']):.3f}   "
+            f"{_num(s['self_draw_share']):>15.3f}  {s['deal_in_rate']:>12.3f}  "
+            f"{s['mean_net']:+.3f} ± {_num(s['mean_net_se']):.3f}"
         )
     return "\n".join(lines)
