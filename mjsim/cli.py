@@ -11,7 +11,6 @@ import argparse
 import sys
 
 EXAMPLE_HAND = "234m456p789s22z555z"
-EXAMPLE_MELDS = ()
 
 
 def _cmd_rules(args) -> None:
@@ -138,25 +137,34 @@ def _cmd_report(args) -> None:
 
 
 def _cmd_demo(args) -> None:
-    """The built-in default job: the presets, an example hand scored, a small simulation and its summary."""
-    from mjsim import ruleset, score_hand
-    from mjsim.analysis import format_summary, run_summary
-    from mjsim.rules import describe_presets
-    from mjsim.sim.parallel import RunSpec, simulate
+    """The built-in default job: a small paired comparison of house-rule questions, and its report.
 
-    print(describe_presets())
-    for name in ("jipinghu", "jipinghu_5fan"):
-        rules = ruleset(name)
-        score = score_hand(rules, EXAMPLE_HAND, self_draw=True, seat=1)
-        print(f"\nexample: {EXAMPLE_HAND}, self-drawn by the dealer's 下家")
-        print(_format_score(rules, score))
-    out = _run_dir(args.out, overwrite=True)
-    print(f"\nsimulating {args.hands:,} hands of jipinghu (sessions of 8, four efficiency seats) -> {out}")
+    鸡平胡 3-fan cap vs the 5-fan edition (the same hands re-settled), and 推倒胡
+    with and without dealer horses (re-settled), simulated on one seed.
+    """
+    from pathlib import Path
+
+    from mjsim import ruleset, score_hand
+    from mjsim.analysis.variants import build_variants, run_variants
+    from mjsim.report import write_report
+
+    rules = ruleset("jipinghu")
+    print(f"example hand {EXAMPLE_HAND}, self-drawn by the dealer's 下家:")
+    print(_format_score(rules, score_hand(rules, EXAMPLE_HAND, self_draw=True, seat=1)))
+    variants = build_variants(["jipinghu", "jipinghu_5fan"], []) + build_variants(["tuidaohu"], ["horses=dealer,none"])
+    out = Path(args.out)
+    print(f"\nsimulating {args.hands:,} hands each of 鸡平胡 and 推倒胡 (four efficiency seats, sessions of 8)")
     print("(the first run compiles the simulator, about a minute; later runs start at once)")
-    spec = RunSpec(ruleset("jipinghu"), ("efficiency",), args.hands, session_length=8, seed=1)
-    info = simulate(spec, out, workers=args.workers)
-    print(f"{info['hands']:,} hands in {info['seconds']:.1f} s")
-    print(format_summary(run_summary(out)))
+    for v in variants:
+        print(f"  {v.label}: " + (f"the same hands re-settled from {v.base_label}" if v.base_label else "simulated"))
+    entries = run_variants(variants, ("efficiency",), args.hands, session_length=8, seed=1, workers=args.workers,
+                           out_dir=out)  # fmt: skip
+    table = comparison_table(entries)
+    table.write_csv(out / "comparison.csv")
+    print(table)
+    report = write_report([e["path"] for e in entries], args.report, title="mjsim demo: cap and horses",
+                          labels=[e["label"] for e in entries])  # fmt: skip
+    print(f"\nruns -> {out}\nreport -> {report}")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -228,10 +236,11 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("hand_id", type=int, help="the hand's hand_id")
     replay.set_defaults(run=_cmd_replay)
 
-    demo = sub.add_parser("demo", help="the built-in default job: presets, an example hand, a small simulation")
-    demo.add_argument("--hands", type=int, default=8_000, help="hands to simulate (a multiple of 8)")
+    demo = sub.add_parser("demo", help="the built-in default job: a small paired rule comparison and its report")
+    demo.add_argument("--hands", type=int, default=8_000, help="hands per ruleset (a multiple of 8)")
     demo.add_argument("--workers", type=int, default=2, help="processes")
-    demo.add_argument("--out", default="data/runs/demo", help="run directory (replaced on every demo)")
+    demo.add_argument("--out", default="data/runs/demo", help="directory for the runs (replaced on every demo)")
+    demo.add_argument("--report", default="reports/demo.html", help="the HTML report")
     demo.set_defaults(run=_cmd_demo)
     return parser
 

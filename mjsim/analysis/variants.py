@@ -102,6 +102,7 @@ def write_resettled(base_dir: Path, variant: Variant, out_dir: Path, label: str)
     hands = scan_hands(base_dir).sort("hand_id").collect()
     again = resettle(base_dir, variant.ruleset).sort("hand_id")
     replaced = [c for c in again.columns if c not in ("run_id", "hand_id")]
+    again = again.cast({c: hands.schema[c] for c in replaced})  # the log's own types (e.g. nets as Array(4))
     merged = hands.drop(replaced).join(again.drop("run_id"), on="hand_id").select(hands.columns)
     merged = merged.with_columns(
         pl.lit(variant.ruleset.name).alias("ruleset"), pl.lit(variant.ruleset.content_hash).alias("ruleset_hash")

@@ -1,0 +1,365 @@
+"""From run directories to the report: tables, then figures, then the page.
+
+``write_report(run_dirs, out_path)`` is the whole pipeline; its steps are
+public so that notebooks can show a table or a figure on its own:
+
+- :func:`load_runs` — each run's label, ``run.json`` and lazy hand scan;
+- :func:`report_tables` — every table of the report (pandas, one ``run``
+  column telling the runs apart);
+- :func:`report_figures` — every figure, drawn from those tables (a note
+  string instead of a figure where the runs have nothing to draw);
+- :func:`write_report` — the self-contained HTML file.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+import polars as pl
+
+from mjsim.io.dataset import read_run_info, scan_hands
+from mjsim.report import figures as F
+from mjsim.report import html as H
+from mjsim.report import tables as T
+
+
+@dataclass
+class Run:
+    """One run directory: its label in the report, ``run.json`` and the lazy scan of its hands."""
+
+    label: str
+    directory: Path
+    info: dict
+    hands: pl.LazyFrame
+
+    @property
+    def options(self) -> dict:
+        try:
+            return tomllib.loads(self.info.get("ruleset_toml", ""))
+        except tomllib.TOMLDecodeError:
+            return {}
+
+
+def _differences(runs: list[Run]) -> list[list[str]]:
+    """For runs of one ruleset name: the options on which they differ, as 'key=value' per run."""
+    options = [r.options for r in runs]
+    keys = sorted({k for o in options for k in o})
+    differing = [k for k in keys if len({repr(o.get(k)) for o in options}) > 1]
+
+    def show(value):
+        return str(value).lower() if isinstance(value, bool) else str(value)
+
+    return [[f"{k}={show(o.get(k))}" for k in differing] for o in options]
+
+
+def default_labels(runs: list[Run]) -> list[str]:
+    """Each run's ruleset name; runs that share a name get the options that tell them apart
+    (``jipinghu_5fan [cap=3]``), or their directory name where no option differs."""
+    labels = [r.info.get("ruleset", r.directory.name) for r in runs]
+    for name in set(labels):
+        same = [i for i, label in enumerate(labels) if label == name]
+        if len(same) < 2:
+            continue
+        diffs = _differences([runs[i] for i in same])
+        for i, diff in zip(same, diffs, strict=True):
+            if diff:
+                shown = ", ".join(diff[:3]) + (", ..." if len(diff) > 3 else "")
+                labels[i] = f"{name} [{shown}]"
+            else:
+                labels[i] = f"{name} [{runs[i].directory.name}]"
+    if len(set(labels)) < len(labels):  # still ambiguous: number them
+        labels = [f"{label} #{i + 1}" for i, label in enumerate(labels)]
+    return labels
+
+
+def load_runs(run_dirs, labels=None) -> list[Run]:
+    """The runs of ``run_dirs`` with their labels (given, or :func:`default_labels`)."""
+    dirs = [Path(d) for d in run_dirs]
+    if not dirs:
+        raise ValueError("a report needs at least one run directory")
+    runs = [Run("", d, read_run_info(d), scan_hands(d)) for d in dirs]
+    if labels is None:
+        labels = default_labels(runs)
+    labels = [str(label) for label in labels]
+    if len(labels) != len(runs):
+        raise ValueError(f"{len(labels)} labels for {len(runs)} run directories")
+    if len(set(labels)) != len(labels):
+        raise ValueError(f"run labels must be distinct, got {labels}")
+    for run, label in zip(runs, labels, strict=True):
+        run.label = label
+    return runs
+
+
+def _concat(frames) -> pd.DataFrame:
+    frames = [f for f in frames if f is not None and not f.empty]
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+
+
+TABLES = ("overview", "seats", "payouts", "paths", "risk", "patterns", "fans", "components", "horses", "spread",
+          "liability", "compare")  # fmt: skip
+
+
+def report_tables(runs: list[Run], loss_thresholds=T.LOSS_THRESHOLDS) -> dict[str, pd.DataFrame]:
+    """Every table of the report, the runs stacked (columns: see :mod:`mjsim.report.tables`).
+
+    Keys: overview, seats (by role, seat and offset), payouts, paths, risk,
+    patterns, fans, components, horses, spread (only where some run has
+    horses), liability, compare (only with several runs: differences to the
+    first run, paired where the runs hold the same hands).
+    """
+    tables: dict[str, list] = {k: [] for k in TABLES}
+    for run in runs:
+        lf, label = run.hands, run.label
+        tables["overview"].append(T.run_overview(lf, label))
+        tables["seats"] += [T.seat_table(lf, label, by) for by in ("role", "seat", "offset")]
+        tables["payouts"].append(T.payout_table(lf, label))
+        tables["paths"].append(T.paths_table(lf, label))
+        tables["risk"].append(T.session_risk_table(lf, label, loss_thresholds))
+        tables["patterns"].append(T.pattern_table(lf, label))
+        tables["fans"].append(T.fan_table(lf, label))
+        tables["components"].append(T.component_table(lf, label))
+        tables["horses"].append(T.horse_table(lf, label))
+        tables["liability"].append(T.liability_table(lf, label))
+    out = {k: _concat(v) for k, v in tables.items()}
+    if not out["horses"].empty:
+        out["spread"] = _concat(T.spread_table(r.hands, r.label) for r in runs)
+    if len(runs) > 1:
+        out["compare"] = T.compare_runs({r.label: r.hands for r in runs})
+    return out
+
+
+NO_HORSES = "No horse 买马 payments in these runs (ruleset option horses = none): nothing to decompose."
+NO_LIABILITY = "No hand of these runs had a liable seat (包): no liability payments."
+
+
+def report_figures(tables: dict[str, pd.DataFrame]) -> dict[str, object]:
+    """Every figure of the report, drawn from ``tables`` (a note string where there is nothing to draw)."""
+    figs: dict[str, object] = {}
+    figs["payouts"] = F.payout_figure(tables["payouts"])
+    paths = tables["paths"]
+    if paths.empty or paths["hand"].max() < 2:
+        figs["paths"] = "Sessions of one hand: no cumulative path to draw (simulate with --session-length > 1)."
+    else:
+        figs["paths"] = F.fan_chart_figure(paths)
+    patterns = tables["patterns"]
+    figs["patterns"] = F.pattern_figure(patterns) if not patterns.empty else "No winning hand in these runs."
+    fans = tables["fans"]
+    figs["fans"] = F.fan_figure(fans) if not fans.empty else "No winning hand in these runs."
+    figs["components"] = F.component_figure(tables["components"])
+    seats = tables["seats"]
+    figs["seats"] = F.seat_effects_figure(seats[seats["by"].isin(["offset", "seat"])])
+    figs["spread"] = F.spread_figure(tables["spread"]) if not tables["spread"].empty else NO_HORSES
+    figs["compare"] = F.compare_figure(tables["compare"]) if not tables["compare"].empty else None
+    return figs
+
+
+SUMMARY_COLUMNS = ["group", "hands", "seat-hands", "win rate [95% CI]", "self-draw share [95% CI]",
+                   "deal-in rate [95% CI]", "mean net ± 95% CI", "sd net"]  # fmt: skip
+
+
+def _summary_rows(seats: pd.DataFrame, run: str) -> list[dict]:
+    part = seats[(seats["run"] == run) & seats["by"].isin(["role", "seat"])].copy()
+    part["order"] = part["by"].map({"role": 0, "seat": 1})
+    rows = []
+    for r in part.sort_values(["order", "group"]).to_dict("records"):
+        rows.append(dict(zip(SUMMARY_COLUMNS, [
+            r["group"] if r["by"] == "role" else f"seat {r['group']}",
+            f"{int(r['n']):,}",
+            f"{int(r['seat_hands']):,}",
+            H.fmt_interval(r["win_rate"], r["win_rate_lo"], r["win_rate_hi"]),
+            H.fmt_interval(r["self_draw_share"], r["self_draw_share_lo"], r["self_draw_share_hi"]),
+            H.fmt_interval(r["deal_in_rate"], r["deal_in_rate_lo"], r["deal_in_rate_hi"]),
+            H.fmt_ci(r["mean_net"], r["mean_net_lo"], r["mean_net_hi"], digits=3, sign=True),
+            f"{r['sd_net']:.3f}",
+        ], strict=True)))  # fmt: skip
+    return rows
+
+
+def _runs_section(runs: list[Run], tables) -> dict:
+    rows = []
+    overview = tables["overview"].set_index("run")
+    for run in runs:
+        info, o = run.info, overview.loc[run.label]
+        rows.append({
+            "run": run.label, "ruleset": info.get("ruleset", ""), "hash": info.get("ruleset_hash", ""),
+            "hands": f"{int(o['hands']):,}", "sessions": f"{int(o['sessions']):,} x {info.get('session_length', '?')}",
+            "seed": info.get("seed", ""), "policies": ", ".join(dict.fromkeys(info.get("policies", []))),
+            "directory": str(run.directory),
+        })  # fmt: skip
+    parts = [H.table_html(rows, list(rows[0]), "runs", label_columns=len(rows[0]))]
+    for run in runs:
+        o = overview.loc[run.label]
+        parts.append(H.heading(run.label))
+        parts.append(H.paragraph(
+            f"{int(o['hands']):,} hands in {int(o['sessions']):,} sessions; drawn hands "
+            f"{H.fmt_interval(o['draw_rate'], o['draw_rate_lo'], o['draw_rate_hi'])}; mean fan per win "
+            f"{o['mean_fan']:.3f}; mean discards per hand {o['mean_turns']:.1f}."
+        ))  # fmt: skip
+        parts.append(H.table_html(_summary_rows(tables["seats"], run.label), SUMMARY_COLUMNS, "summary",
+                                  attrs={"data-run": run.label}))  # fmt: skip
+    return {
+        "heading": "Runs and summary",
+        "intro": (
+            "Per run: rates per hand and points won per seat per hand, by role (dealer 庄家 or not) and by "
+            "absolute seat. Rates carry a Wilson 95% interval [low, high], mean net ± the half-width of its "
+            "normal 95% interval; standard errors treat each hand as one cluster (the seats of a hand are not "
+            "independent). The self-draw share is of the group's wins. 'hands' counts the hands behind a row, "
+            "'seat-hands' the seat observations."
+        ),
+        "parts": parts,
+    }
+
+
+def _interval(prefix: str, digits: int = 4):
+    return lambda row: H.fmt_interval(row[prefix], row[f"{prefix}_lo"], row[f"{prefix}_hi"], digits)
+
+
+def _ci(prefix: str, digits: int = 3, sign: bool = True):
+    return lambda row: H.fmt_ci(row[prefix], row[f"{prefix}_lo"], row[f"{prefix}_hi"], digits, sign)
+
+
+def _compare_parts(tables, figs) -> list[str]:
+    table = tables["compare"]
+    if table.empty:
+        return []
+    view = pd.DataFrame({
+        "run": table["label"], "role": table["group"], "metric": table["metric"].str.replace("_", " "),
+        "estimate [95% CI]": table.apply(lambda r: H.fmt_interval(r["estimate"], r["lo"], r["hi"]), axis=1),
+        "difference to reference ± 95% CI": table.apply(
+            lambda r: "reference" if pd.isna(r["diff"]) else H.fmt_ci(r["diff"], r["diff_lo"], r["diff_hi"], 4, True),
+            axis=1),
+        "paired": table["paired"].map(lambda p: "" if pd.isna(p) else ("yes" if p else "no")),
+    })  # fmt: skip
+    caption = ("Difference of each run to the first, with its 95% CI: paired hand by hand where the runs hold "
+               "the same hands (same seed), else unpaired.")  # fmt: skip
+    return [H.figure_html(figs["compare"], caption, "compare"), H.frame_html(view, "compare", label_columns=3)]
+
+
+def _risk_parts(tables) -> list[str]:
+    risk = tables["risk"]
+    if risk.empty:
+        return []
+    thresholds = sorted({c.removeprefix("p_loss_") for c in risk.columns
+                         if c.startswith("p_loss_") and c.count("_") == 2}, key=float)  # fmt: skip
+    view = pd.DataFrame({
+        "run": risk["run"], "sessions": risk["sessions"].map("{:,.0f}".format),
+        "hands per session": risk["hands_per_session"].map("{:.0f}".format),
+        "sd of session net": risk["sd_cum_net"].map("{:.2f}".format),
+        "5% / 95% quantile": risk.apply(lambda r: f"{r['cum_net_q05']:+.1f} / {r['cum_net_q95']:+.1f}", axis=1),
+        **{f"P(lose > {x}) [95% CI]": risk.apply(_interval(f"p_loss_{x}", 3), axis=1) for x in thresholds},
+        "mean drawdown ± 95% CI": risk.apply(_ci("mean_drawdown", 2, False), axis=1),
+    })  # fmt: skip
+    return [H.paragraph("One seat's result over a whole session (all seats pooled): spread, the chance of losing "
+                        "more than a given number of points, and the mean drawdown (largest fall from a running "
+                        "peak). Intervals clustered by session."),
+            H.frame_html(view, "risk", label_columns=1)]  # fmt: skip
+
+
+def _horse_parts(tables, figs) -> list[str]:
+    horses = tables["horses"]
+    if horses.empty:
+        return [H.note(NO_HORSES)]
+    view = pd.DataFrame({
+        "run": horses["run"], "role": horses["role"],
+        "share of seat-hands with horse money [95% CI]": horses.apply(_interval("horse_paid_rate"), axis=1),
+        "mean horse net ± 95% CI": horses.apply(_ci("mean_net_horse"), axis=1),
+        "share of the variance of net [95% CI]": horses.apply(_interval("horse_variance_share", 3), axis=1),
+        "horses per hand": horses["horses_per_hand"].map("{:.2f}".format),
+        "horses on a winner [95% CI]": horses.apply(_interval("hit_rate", 3), axis=1),
+    })  # fmt: skip
+    caption = ("Standard deviation of one seat's net per hand, with and without its horse money, by role "
+               "(delta-method 95% CI clustered by hand; hand counts in the title).")  # fmt: skip
+    return [H.frame_html(view, "horses", label_columns=2), H.figure_html(figs["spread"], caption, "spread")]
+
+
+def _liability_parts(tables) -> list[str]:
+    liability = tables["liability"]
+    if liability.empty:
+        return [H.note(NO_LIABILITY)]
+    view = pd.DataFrame({
+        "run": liability["run"], "rule": liability["rule"], "liable seat": liability["liable_role"],
+        "firings": liability["firings"].map("{:,.0f}".format),
+        "share of hands [95% CI]": liability.apply(_interval("rate"), axis=1),
+        "paid per firing ± 95% CI": liability.apply(_ci("paid_mean", 2, False), axis=1),
+        "paid per hand ± 95% CI": liability.apply(_ci("paid_per_hand", 4, False), axis=1),
+        "hands": liability["hands"].map("{:,}".format),
+    })  # fmt: skip
+    return [H.frame_html(view, "liability", label_columns=3)]
+
+
+def _offset_table(seats: pd.DataFrame) -> str:
+    part = seats[seats["by"] == "offset"]
+    view = pd.DataFrame({
+        "run": part["run"], "seat": part["group"].astype(str).map(lambda g: F.OFFSET_NAMES.get(g, g)),
+        "hands": part["n"].map("{:,.0f}".format),
+        "win rate [95% CI]": part.apply(_interval("win_rate"), axis=1),
+        "deal-in rate [95% CI]": part.apply(_interval("deal_in_rate"), axis=1),
+        "mean net ± 95% CI": part.apply(_ci("mean_net"), axis=1),
+    })  # fmt: skip
+    return H.frame_html(view, "offsets", label_columns=2)
+
+
+def report_sections(runs: list[Run], tables, figs) -> list[dict]:
+    """The sections of the page (see :func:`mjsim.report.html.render_html`)."""
+    sections = [_runs_section(runs, tables)]
+    if len(runs) > 1:
+        sections.append({"heading": "Comparison", "intro": (
+            f"Each run against {runs[0].label}: mean net, win rate and deal-in rate by role."),
+            "parts": _compare_parts(tables, figs)})  # fmt: skip
+    sections += [
+        {"heading": "Payout distribution", "intro": (
+            "How much one seat wins or loses in a single hand, dealer and non-dealers apart: the probability of "
+            "each net (left) and its cumulative distribution (right)."), "parts": [
+            H.figure_html(figs["payouts"], "Empirical distribution of one seat's net per hand by role; "
+                          "no interval (the hand count is in the title).", "payouts")]},
+        {"heading": "Sessions", "intro": (
+            "Each seat's running total over its session: the median path and the bands holding the middle 50% "
+            "and 90% of seat paths after each hand."), "parts": [
+            H.figure_html(figs["paths"], "Empirical quantiles of the cumulative net of one seat by hands played; "
+                          "hand and seat-session counts in the panel titles.", "paths"),
+            *_risk_parts(tables)]},
+        {"heading": "Patterns and fan", "intro": "How often each scoring pattern or bonus is part of a winning "
+         "hand, and how the fan of wins is distributed.", "parts": [
+            H.figure_html(figs["patterns"], "Share of wins with each pattern, Wilson 95% interval (clustered by "
+                          "hand); the number at a bar's end is its count of wins.", "patterns"),
+            H.figure_html(figs["fans"], "Share of wins at each fan (units in 推倒胡), Wilson 95% interval.",
+                          "fans")]},
+        {"heading": "Where the money comes from", "intro": (
+            "Mean net per seat per hand split into its components — win payments, kong payments, horses 买马, "
+            "liability 包 and penalties — for the dealer and the non-dealers. Components that are zero in every "
+            "hand of a run are left out of its panel."), "parts": [
+            H.figure_html(figs["components"], "Mean per seat per hand with its 95% CI (clustered by hand); hand "
+                          "counts in the panel titles.", "components"),
+            H.heading("Horses 买马"), *_horse_parts(tables, figs),
+            H.heading("Liability 包"), *_liability_parts(tables)]},
+        {"heading": "Seat and dealer effects", "intro": (
+            "Mean net per hand by seat relative to the dealer (dealer+1 plays right after the dealer) and by "
+            "absolute seat. Absolute seats should not differ when the seats play the same policy."), "parts": [
+            H.figure_html(figs["seats"], "Mean net per hand with its 95% CI (clustered by hand); hand counts in "
+                          "the title.", "seats"),
+            _offset_table(tables["seats"])]},
+    ]  # fmt: skip
+    return sections
+
+
+def write_report(run_dirs, out_path, title: str | None = None, labels=None) -> Path:
+    """Write the HTML report of ``run_dirs`` to ``out_path`` (parents created); return its path.
+
+    ``labels`` name the runs (default: ruleset names, told apart by their
+    differing options); ``title`` heads the page (default: the labels).
+    """
+    runs = load_runs(run_dirs, labels)
+    tables = report_tables(runs)
+    figs = report_figures(tables)
+    title = title or "mjsim report: " + " vs ".join(r.label for r in runs)
+    page = H.render_html(title, report_sections(runs, tables, figs))
+    for fig in figs.values():
+        if hasattr(fig, "clear"):
+            fig.clear()
+    out = Path(out_path)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(page, encoding="utf-8")
+    return out
