@@ -114,19 +114,11 @@ def _cmd_compare(args) -> None:
         seed=args.seed, workers=args.workers, out_dir=out, duplicate=args.duplicate,
     )  # fmt: skip
     table = comparison_table(entries)
-    print(table)
+    print(format_comparison(table))
     table.write_csv(out / "comparison.csv")
     report = write_report([e["path"] for e in entries], args.report or out / "report.html",
                           title=args.title or "mjsim comparison", labels=[e["label"] for e in entries])
     print(f"comparison -> {out / 'comparison.csv'}; report -> {report}")
-
-
-def comparison_table(entries):
-    """Mean net by role per variant, with the paired difference against the first variant of the same walls."""
-    from mjsim.analysis.paired import compare_table
-    from mjsim.io.dataset import scan_hands
-
-    return compare_table({e["label"]: scan_hands(e["path"]) for e in entries}, metric="mean_net", by="role")
 
 
 def _cmd_report(args) -> None:
@@ -145,7 +137,7 @@ def _cmd_demo(args) -> None:
     from pathlib import Path
 
     from mjsim import ruleset, score_hand
-    from mjsim.analysis.variants import build_variants, run_variants
+    from mjsim.analysis.variants import build_variants, comparison_table, format_comparison, run_variants
     from mjsim.report import write_report
 
     rules = ruleset("jipinghu")
@@ -161,7 +153,7 @@ def _cmd_demo(args) -> None:
                            out_dir=out)  # fmt: skip
     table = comparison_table(entries)
     table.write_csv(out / "comparison.csv")
-    print(table)
+    print(format_comparison(table))
     report = write_report([e["path"] for e in entries], args.report, title="mjsim demo: cap and horses",
                           labels=[e["label"] for e in entries])  # fmt: skip
     print(f"\nruns -> {out}\nreport -> {report}")

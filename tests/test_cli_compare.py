@@ -14,7 +14,8 @@ from mjsim.io import read_hands, read_run_info
 def test_parse_vary_values():
     assert parse_vary("cap=3,5,none") == ("cap", [3, 5, None])
     assert parse_vary("liability=on,off") == ("liability", [True, False])
-    assert parse_vary("horses=none,dealer") == ("horses", [None, "dealer"])
+    assert parse_vary("horses=none,dealer") == ("horses", ["none", "dealer"])
+    assert parse_vary("min_fan=0,1") == ("min_fan", [0, 1])
     with pytest.raises(ValueError, match="OPTION=VALUE"):
         parse_vary("cap")
 

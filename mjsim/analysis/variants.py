@@ -25,14 +25,14 @@ import polars as pl
 
 from mjsim.analysis.resettle import play_changes, resettle
 from mjsim.io.dataset import RUN_INFO, read_run_info, scan_hands, write_run_info
-from mjsim.rules import Ruleset, ruleset
+from mjsim.rules import OPTIONS, Ruleset, ruleset
 
 # --vary shorthands that set several options at once
 ALIASES = {
     "liability": ("liability_kong_flower", "liability_robbed_kong", "liability_twelve_tiles",
                   "liability_limit_hands"),
 }  # fmt: skip
-WORDS = {"on": True, "off": False, "true": True, "false": False, "none": None}
+SWITCH_WORDS = {"on": True, "off": False, "true": True, "false": False}
 
 
 @dataclass(frozen=True)
@@ -40,25 +40,32 @@ class Variant:
     label: str
     ruleset: Ruleset
     base_label: str  # the simulated variant it can be re-settled from ("" for itself)
+    group: str  # variants of one comparison question; differences are taken within a group
 
 
 def parse_vary(text: str) -> tuple[str, list]:
-    """``"cap=3,5,none"`` -> ("cap", [3, 5, None])."""
+    """``"cap=3,5,none"`` -> ("cap", [3, 5, None]); values are read by the option's kind
+    (on/off for switches, none for no cap, numbers for numbers, text for choices)."""
     if "=" not in text:
         raise ValueError(f"--vary {text!r} must be OPTION=VALUE,VALUE,... e.g. cap=3,5,none or liability=on,off")
     name, _, values = text.partition("=")
-    parsed = []
-    for raw in values.split(","):
-        raw = raw.strip()
-        if raw.lower() in WORDS:
-            parsed.append(WORDS[raw.lower()])
-        elif re.fullmatch(r"-?\d+", raw):
-            parsed.append(int(raw))
-        else:
-            parsed.append(raw)
+    name = name.strip()
+    kind = "bool" if name in ALIASES else (OPTIONS[name].kind if name in OPTIONS else "str")
+    parsed = [_read_value(raw.strip(), kind) for raw in values.split(",")]
     if not parsed or any(v == "" for v in parsed):
         raise ValueError(f"--vary {text!r} lists no values")
-    return name.strip(), parsed
+    return name, parsed
+
+
+def _read_value(raw: str, kind: str):
+    word = raw.lower()
+    if kind == "bool" and word in SWITCH_WORDS:
+        return SWITCH_WORDS[word]
+    if kind == "cap" and word == "none":
+        return None
+    if kind in ("int", "cap") and re.fullmatch(r"-?\d+", raw):
+        return int(raw)
+    return raw  # the ruleset's validation names a value that does not fit
 
 
 def _overrides(name: str, value) -> dict:
@@ -75,8 +82,12 @@ def _value_text(value) -> str:
     return str(value)
 
 
-def build_variants(rulesets: list[str], varies: list[str]) -> list[Variant]:
-    """Every base ruleset crossed with every combination of the --vary values (validated)."""
+def build_variants(rulesets: list[str], varies: list[str], group: str | None = None) -> list[Variant]:
+    """Every base ruleset crossed with every combination of the --vary values (validated).
+
+    All variants share one comparison group (differences against the first),
+    named ``group`` or after the first ruleset."""
+    group = group or rulesets[0]
     axes = [parse_vary(v) for v in varies]
     variants = []
     for name in rulesets:
@@ -90,7 +101,7 @@ def build_variants(rulesets: list[str], varies: list[str]) -> list[Variant]:
             label = base.name + "".join(f"-{axis}={_value_text(v)}" for axis, v in combo)
             # re-settle from an earlier simulated variant that plays the same way, else simulate
             source = next((v.label for v in variants if not v.base_label and not play_changes(v.ruleset, rules)), "")
-            variants.append(Variant(label, rules, source))
+            variants.append(Variant(label, rules, source, group))
     labels = [v.label for v in variants]
     if len(set(labels)) != len(labels):
         raise ValueError(f"two variants have the same label: {labels}")
@@ -155,10 +166,39 @@ def run_variants(variants: list[Variant], policies, hands: int, *, session_lengt
                 write_run_info(path, info | {"label": variant.label + suffix, "method": "simulated"})
                 method = "simulated"
             done[variant.label] = path
-            entries.append({"label": variant.label + suffix, "variant": variant.label, "rotation": r,
-                            "path": str(path), "method": method, "ruleset_hash": variant.ruleset.content_hash})
+            entries.append({"label": variant.label + suffix, "variant": variant.label, "group": variant.group + suffix,
+                            "rotation": r, "path": str(path), "method": method,
+                            "ruleset_hash": variant.ruleset.content_hash})
     save_manifest(out_dir, entries)
     return entries
+
+
+def comparison_table(entries: list[dict], metric: str = "mean_net", by: str = "role") -> pl.DataFrame:
+    """Per variant: ``metric`` by ``by`` with its interval, and the difference to the first variant of its
+    group (paired hand by hand where both played the same hands)."""
+    from mjsim.analysis.paired import compare_table
+
+    tables = []
+    for group in dict.fromkeys(e["group"] for e in entries):
+        runs = {e["label"]: scan_hands(e["path"]) for e in entries if e["group"] == group}
+        tables.append(compare_table(runs, metric=metric, by=by).with_columns(pl.lit(group).alias("group")))
+    return pl.concat(tables, how="vertical_relaxed")
+
+
+def format_comparison(table: pl.DataFrame) -> str:
+    """The comparison as aligned text: estimate [95% CI] and the difference to the group's first variant."""
+    key = [c for c in table.columns if c not in ("label", "group", "metric", "estimate", "se", "ci_low", "ci_high",
+                                                 "n", "reference", "diff", "diff_se", "diff_ci_low", "diff_ci_high",
+                                                 "paired")]  # fmt: skip
+    lines = [f"{'variant':<34} {' '.join(key):<11} {'mean net [95% CI]':<27} difference to the first [95% CI]"]
+    for row in table.iter_rows(named=True):
+        est = f"{row['estimate']:+.3f} [{row['ci_low']:+.3f}, {row['ci_high']:+.3f}]"
+        diff = ""
+        if row["diff"] is not None and row["label"] != row["reference"]:
+            diff = f"{row['diff']:+.3f} [{row['diff_ci_low']:+.3f}, {row['diff_ci_high']:+.3f}]"
+            diff += " paired" if row["paired"] else " unpaired"
+        lines.append(f"{row['label']:<34} {' '.join(str(row[k]) for k in key):<11} {est:<27} {diff}")
+    return "\n".join(lines)
 
 
 def label_of(run_dir) -> str:
