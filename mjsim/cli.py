@@ -97,7 +97,7 @@ def _cmd_replay(args) -> None:
 
 
 def _cmd_compare(args) -> None:
-    from mjsim.analysis.variants import build_variants, run_variants
+    from mjsim.analysis.variants import build_variants, comparison_table, format_comparison, run_variants
     from mjsim.report import write_report
 
     from pathlib import Path
