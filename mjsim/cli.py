@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 EXAMPLE_HAND = "234m456p789s22z555z"
 
@@ -60,8 +61,6 @@ def _cmd_score(args) -> None:
 
 
 def _run_dir(path, overwrite: bool):
-    from pathlib import Path
-
     out = Path(path)
     if out.exists() and any(out.glob("part-*.parquet")):
         if not overwrite:
@@ -100,8 +99,6 @@ def _cmd_compare(args) -> None:
     from mjsim.analysis.variants import build_variants, comparison_table, format_comparison, run_variants
     from mjsim.report import write_report
 
-    from pathlib import Path
-
     variants = build_variants(args.ruleset or ["jipinghu"], args.vary or [])
     out = Path(args.out)
     if (out / "comparison.json").exists() and not args.overwrite:
@@ -134,8 +131,6 @@ def _cmd_demo(args) -> None:
     鸡平胡 3-fan cap vs the 5-fan edition (the same hands re-settled), and 推倒胡
     with and without dealer horses (re-settled), simulated on one seed.
     """
-    from pathlib import Path
-
     from mjsim import ruleset, score_hand
     from mjsim.analysis.variants import build_variants, comparison_table, format_comparison, run_variants
     from mjsim.report import write_report

@@ -40,6 +40,19 @@ class HandTables(NamedTuple):
     honour_features: np.ndarray  # (5**7,) uint32
 
 
+FORM_STANDARD, FORM_SEVEN_PAIRS, FORM_ORPHANS, FORM_DISTINCT_PAIRS = 1, 2, 4, 8
+
+
+def form_bits(ruleset) -> int:
+    """The ``forms`` bits of :func:`shanten_of` / :func:`is_win_counts` for a ruleset's winning shapes."""
+    forms = FORM_STANDARD
+    if "seven_pairs" in ruleset.win_forms:
+        forms |= FORM_SEVEN_PAIRS | (0 if ruleset.seven_pairs_quads else FORM_DISTINCT_PAIRS)
+    if "thirteen_orphans" in ruleset.win_forms:
+        forms |= FORM_ORPHANS
+    return forms
+
+
 def hand_tables() -> HandTables:
     suit, honour = load_tables()
     return HandTables(suit.partial, honour.partial, suit.exact, honour.exact, suit.features, honour.features)

@@ -16,7 +16,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from mjsim.hand.fast import is_win_counts
+from mjsim.hand.fast import form_bits, is_win_counts
 from mjsim.sim.constants import MELD_CKONG, MELD_CHOW, MELD_KONG
 from mjsim.sim.fastscore import (
     FIRST_TURN, I_ALL_HONOURS, I_BIG_DRAGONS, I_BIG_WINDS, I_EARTHLY, I_FOUR_CONCEALED_PUNGS, I_FOUR_KONGS,
@@ -52,11 +52,7 @@ def tdh_params(ruleset) -> TdhParams:
     big = np.zeros(N_PATTERNS, np.bool_)
     for name in ruleset.big_hands:
         big[P[name]] = True
-    forms = 1
-    if "seven_pairs" in ruleset.win_forms:
-        forms |= 2 | (0 if ruleset.seven_pairs_quads else 8)
-    if "thirteen_orphans" in ruleset.win_forms:
-        forms |= 4
+    forms = form_bits(ruleset)
     return TdhParams(
         big, ruleset.hand_value == "ghost_multipliers", ruleset.small_hand_value, ruleset.big_hand_value,
         ruleset.self_draw_multiplier, ruleset.discard_multiplier, ruleset.earthly_rule == "first_self_draw",

@@ -10,6 +10,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from mjsim.hand.fast import form_bits
+
 
 class Observation(NamedTuple):
     hand: np.ndarray  # int8 (N, 34): own concealed tiles (on TURN incl. the drawn tile)
@@ -77,11 +79,7 @@ FAMILY_IDS = {"jipinghu": 0, "tuidaohu": 1, "xuezhan": 2, "shuitou": 3}
 
 def policy_rules(ruleset) -> PolicyRules:
     """The policy-visible summary of a ``Ruleset``."""
-    forms = 1
-    if "seven_pairs" in ruleset.win_forms:
-        forms |= 2 | (0 if ruleset.seven_pairs_quads else 8)
-    if "thirteen_orphans" in ruleset.win_forms:
-        forms |= 4
+    forms = form_bits(ruleset)
     fan = dict(ruleset.fan) | dict(ruleset.limit_fan) | dict(ruleset.xz_fan)
     big = 1 if ruleset.hand_value == "small_big" else 0
     bonuses = set(ruleset.bonuses)

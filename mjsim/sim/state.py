@@ -14,6 +14,7 @@ import numpy as np
 from numba.core import types
 from numba.experimental import structref
 
+from mjsim.hand.fast import form_bits
 from mjsim.sim.constants import MAX_MELDS, MAX_WALL
 from mjsim.sim.fastscore import N_PATTERNS
 from mjsim.sim.observation import FAMILY_IDS
@@ -341,11 +342,7 @@ NEXT_DEALER_AFTER_DRAW = ("same", "next")
 
 def engine_params(ruleset, *, session_length=1, first_dealer=-1, first_round_wind=0, seed_key=0, replay=False):
     """The engine's view of a ``Ruleset`` plus the run's session settings."""
-    forms = 1
-    if "seven_pairs" in ruleset.win_forms:
-        forms |= 2 | (0 if ruleset.seven_pairs_quads else 8)
-    if "thirteen_orphans" in ruleset.win_forms:
-        forms |= 4
+    forms = form_bits(ruleset)
     return EngineParams(
         wall_tiles=tile_set_wall(ruleset.tile_set),
         family=FAMILY_IDS[ruleset.family],
