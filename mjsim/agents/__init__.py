@@ -6,11 +6,15 @@ action codes of :mod:`mjsim.sim.constants`), reading only the
 :class:`~mjsim.sim.observation.Observation`, the public ``PolicyRules``, its
 parameters, its splitmix64 streams and the public hand tables.
 
-- ``random`` — uniform over legal actions;
+- ``random`` — uniform over legal actions (the baseline that ignores everything, wild tiles too);
 - ``efficiency`` — lowest shanten, widest ukeire;
-- ``value`` — efficiency traded against what pays (flush, all pungs, honour pungs, minimum fan); ``greed``;
+- ``value`` — efficiency traded against what pays (flush, all pungs, honour pungs, minimum fan; in 推倒胡
+  the big hands: seven pairs, full flush, four concealed pungs, all honours, thirteen orphans); ``greed``;
 - ``defensive`` — efficiency until a visible threat, then folds safely and avoids 包 liability;
   ``late_wall``, ``fold_shanten``.
+
+``efficiency``, ``value`` and ``defensive`` read ``obs.wild``: a wild tile (鬼牌, C-J1) counts as any
+missing tile when a hand is judged, and is never discarded while another tile may go.
 
 ``get_policy("value:greed=0.7")`` returns ``(policy, params)``; ``.spec`` is the normalised string the
 engine logs per seat.

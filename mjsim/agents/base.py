@@ -24,6 +24,7 @@ RULE = {name: index for index, name in enumerate(PolicyRules._fields)}
 RULE_FORMS = RULE["forms"]
 RULE_MIN_FAN = RULE["min_fan"]
 RULE_CHOW = RULE["chow"]
+RULE_FAMILY = RULE["family"]
 RULE_ALL_PUNGS = RULE["fan_all_pungs"]
 RULE_HALF_FLUSH = RULE["fan_half_flush"]
 RULE_FULL_FLUSH = RULE["fan_full_flush"]

@@ -13,6 +13,9 @@ a liability claim: a tile an opponent with three exposed melds could pung
 or kong for a fourth (JPH-S4, when ``rules.liability_twelve_tiles``), the
 fourth wind to three exposed wind pungs or the third dragon to two
 exposed dragon pungs (JPH-S5, always: a limit hand either way).
+
+Wild tiles (C-J1) are judged as in ``efficiency`` and kept: neither the
+efficient play nor the fold discards a wild while another tile is legal.
 """
 
 import numpy as np
@@ -33,10 +36,13 @@ from mjsim.agents.efficiency import (
     efficient_turn,
     pick_tied,
     waiting_shanten,
+    wild_turn,
+    wilds_of_row,
 )
 from mjsim.agents.legal import checked, uniform_legal
 from mjsim.agents.shape import (
     BIG,
+    R_INFO,
     R_MASK,
     R_SAFE,
     R_SH,
@@ -107,26 +113,28 @@ def safety(i, t, bits, discards, visible):
 
 
 @njit(cache=True)
-def mark_liability(i, hand, meld_count, exposed, visible, legal, twelve_tiles, W):
-    """``W[R_MASK]`` = legal held discards of the lowest liability level; ``W[R_SAFE]`` = the levels."""
+def mark_liability(i, hand, hi, meld_count, exposed, visible, legal, twelve_tiles, W):
+    """``W[R_MASK]`` = legal discards held in ``hand[hi]`` of the lowest liability level; ``W[R_SAFE]`` =
+    the levels."""
     low = BIG
     for t in range(34):
         W[R_MASK, t] = 0
-        if legal[i, DISCARD + t] and hand[i, t] > 0:
+        if legal[i, DISCARD + t] and hand[hi, t] > 0:
             W[R_SAFE, t] = liability_level(i, t, meld_count, exposed, visible, twelve_tiles)
             low = min(low, W[R_SAFE, t])
     for t in range(34):
-        if legal[i, DISCARD + t] and hand[i, t] > 0 and W[R_SAFE, t] == low:
+        if legal[i, DISCARD + t] and hand[hi, t] > 0 and W[R_SAFE, t] == low:
             W[R_MASK, t] = 1
     return low < BIG
 
 
 @njit(cache=True)
-def fold_discard(i, hand, sets, melds, bits, discards, visible, forms, rng, T, W):
-    """The safest discard in ``W[R_MASK]``, shape (shanten after it) as the tie-break."""
-    analyse(hand, i, sets, T, W)
+def fold_discard(i, hand, hi, sets, melds, bits, discards, visible, forms, rng, T, W):
+    """The safest discard in ``W[R_MASK]`` (kinds held in ``hand[hi]``), shape (shanten after it) as the
+    tie-break."""
+    analyse(hand, hi, sets, T, W)
     special = special_on(forms, sets, melds)
-    discard_shanten(hand, i, sets, special, forms, T, W)
+    discard_shanten(hand, hi, sets, special, forms, T, W)
     top = -1
     for t in range(34):
         if W[R_MASK, t]:
@@ -142,23 +150,38 @@ def fold_discard(i, hand, sets, melds, bits, discards, visible, forms, rng, T, W
 
 
 @njit(cache=True)
-def turn_shanten(hand, i, sets, melds, forms, T, W):
-    """Shanten of a TURN hand (the best over its discards)."""
-    analyse(hand, i, sets, T, W)
+def turn_shanten(hand, hi, sets, melds, forms, T, W):
+    """Shanten of the TURN hand ``hand[hi]`` (the best over its discards; raw units with wilds)."""
+    analyse(hand, hi, sets, T, W)
     for t in range(34):
         W[R_MASK, t] = 1
-    best = discard_shanten(hand, i, sets, False, forms, T, W)
-    if special_on(forms, sets, melds) and special_shanten(hand, i, forms, -1, -1, W) <= best:
-        best = discard_shanten(hand, i, sets, True, forms, T, W)
+    best = discard_shanten(hand, hi, sets, False, forms, T, W)
+    if special_on(forms, sets, melds) and special_shanten(hand, hi, forms, -1, -1, W) <= best:
+        best = discard_shanten(hand, hi, sets, True, forms, T, W)
     return best
 
 
+@njit(cache=True, inline="always")
+def defensive_turn(i, hand, hi, sets, melds, bits, meld_count, exposed, discards, visible, legal, fold_shanten,
+                   twelve, forms, rng, T, W):
+    """Action of the defensive rule on a TURN row without a legal win (``hand[hi]``: the hand judged)."""
+    # raw units: with w wilds held (W[R_INFO, 24]) the true shanten is the raw one minus w
+    fold = bits != 0 and turn_shanten(hand, hi, sets, melds, forms, T, W) >= fold_shanten + W[R_INFO, 24]
+    if not mark_liability(i, hand, hi, meld_count, exposed, visible, legal, twelve, W):
+        return uniform_legal(legal, i, rng)  # no held kind is a legal discard: kongs only
+    if fold:
+        return fold_discard(i, hand, hi, sets, melds, bits, discards, visible, forms, rng, T, W)
+    return efficient_turn(i, hand, hi, visible, i, sets, melds, legal, forms, rng, T, W)
+
+
 @njit(cache=True)
-def defensive_kernel(hand, sets_needed, meld_count, exposed, discards, visible, wall_left, decision, target, legal,
-                     rng, params, rules, T, out):
-    """Fill ``out`` with the defensive action of every row (params: late_wall, fold_shanten)."""
+def defensive_kernel(hand, sets_needed, meld_count, exposed, discards, visible, wall_left, decision, target, wild,
+                     any_wild, legal, rng, params, rules, T, out):
+    """Fill ``out`` with the defensive action of every row (params: late_wall, fold_shanten); rows with
+    wild kinds judge ``G``, the hand without its wilds."""
     W = new_work()
     H = np.zeros((2, 34), np.int8)
+    G = np.zeros((1, 34), hand.dtype)
     late_wall = params[0]
     fold_shanten = params[1]
     forms = rules[RULE_FORMS]
@@ -167,19 +190,26 @@ def defensive_kernel(hand, sets_needed, meld_count, exposed, discards, visible, 
         sets = clamp_sets(sets_needed, i)
         melds = meld_count[i, 0]
         bits = threats(i, meld_count, wall_left, late_wall)
+        wilds = any_wild and wilds_of_row(hand, i, wild, visible, G, W)
         a = -1
         if legal[i, WIN]:
             a = WIN
         elif decision[i] == TURN:
-            fold = bits != 0 and turn_shanten(hand, i, sets, melds, forms, T, W) >= fold_shanten
-            if not mark_liability(i, hand, meld_count, exposed, visible, legal, twelve, W):
-                a = uniform_legal(legal, i, rng)  # no held kind is a legal discard: kongs only
-            elif fold:
-                a = fold_discard(i, hand, sets, melds, bits, discards, visible, forms, rng, T, W)
+            if wilds:
+                a = wild_turn(i, G, wild, legal, rng)  # only wilds to discard: one of them
+                if a < 0:
+                    a = defensive_turn(i, G, 0, sets, melds, bits, meld_count, exposed, discards, visible, legal,
+                                       fold_shanten, twelve, forms, rng, T, W)
             else:
-                a = efficient_turn(i, hand, i, visible, i, sets, melds, legal, forms, rng, T, W)
+                a = defensive_turn(i, hand, i, sets, melds, bits, meld_count, exposed, discards, visible, legal,
+                                   fold_shanten, twelve, forms, rng, T, W)
         elif decision[i] == RESPONSE:
-            if bits and waiting_shanten(hand, i, sets, melds, forms, T, W) >= fold_shanten:
+            if wilds:
+                if bits and waiting_shanten(G, 0, sets, melds, forms, T, W) >= fold_shanten + W[R_INFO, 24]:
+                    a = PASS  # as below, in raw units (w wilds held)
+                else:
+                    a = efficient_response(i, G, 0, sets, melds, legal, target[i], forms, T, W, H)
+            elif bits and waiting_shanten(hand, i, sets, melds, forms, T, W) >= fold_shanten:
                 a = PASS  # claims expose the hand and give up safe tiles
             else:
                 a = efficient_response(i, hand, i, sets, melds, legal, target[i], forms, T, W, H)
@@ -192,8 +222,8 @@ def act(obs, legal, rng, params, rules):
     """Defensive actions for the rows of ``obs``."""
     out = new_actions(obs)
     defensive_kernel(obs.hand, obs.sets_needed, obs.meld_count, obs.exposed, obs.discards, obs.visible, obs.wall_left,
-                     obs.decision, obs.target, legal, rng, param_array(params, PARAMS, "defensive"),
-                     rules_array(rules), joint_partial_table(), out)
+                     obs.decision, obs.target, obs.wild, bool(obs.wild.any()), legal, rng,
+                     param_array(params, PARAMS, "defensive"), rules_array(rules), joint_partial_table(), out)
     return out
 
 

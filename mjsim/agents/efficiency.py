@@ -8,9 +8,15 @@ raise the shanten.  RESPONSE: win when legal; kong when it does not raise
 the shanten, pung or chow when it lowers it (after the best discard that
 follows), else pass.
 
+Wild tiles (C-J1, ``obs.wild``): the hand is judged without its wilds,
+each counting as a wild (shanten = need of the other tiles - wilds - 1;
+ukeire over the other kinds, plus every unseen wild), so a wild is never
+thrown away while another tile may be discarded (:func:`wild_turn`), and
+claims never use one.
+
 The helpers here (:func:`efficient_turn`, :func:`efficient_response`,
-:func:`break_ties`, :func:`claim_shanten`) are shared with the
-``defensive`` and ``value`` policies.
+:func:`break_ties`, :func:`claim_shanten`, :func:`wild_turn`) are shared
+with the ``defensive`` and ``value`` policies.
 """
 
 import numpy as np
@@ -22,6 +28,7 @@ from mjsim.agents.shape import (
     BIG,
     R_AUX,
     R_EVERY,
+    R_INFO,
     R_MASK,
     R_SH,
     R_TIE,
@@ -29,6 +36,7 @@ from mjsim.agents.shape import (
     discard_shanten,
     hand_shanten,
     kong_shanten,
+    load_wilds,
     new_work,
     removal_shanten,
     special_on,
@@ -224,18 +232,70 @@ def clamp_sets(sets_needed, i):
     return min(max(np.int64(sets_needed[i]), 0), 5)
 
 
+@njit(cache=True, inline="always")
+def wilds_of_row(hand, i, wild, visible, G, W):
+    """:func:`~mjsim.agents.shape.load_wilds` for row ``i``, inlined so that the common case (no wild
+    kinds, nothing to clear) costs one scan of ``wild[i]`` and no call."""
+    found = False
+    for t in range(34):
+        if wild[i, t]:
+            found = True
+            break
+    if found or W[R_INFO, 31]:
+        found = load_wilds(hand, i, wild, visible, G, W)
+    return found
+
+
 @njit(cache=True)
-def efficiency_kernel(hand, sets_needed, meld_count, visible, decision, target, legal, rng, forms, T, out):
-    """Fill ``out`` with the efficiency action of every row."""
+def wild_turn(i, G, wild, legal, rng):
+    """A TURN row with wild kinds (``G[0]`` = the hand without its wilds): -1 when some held non-wild
+    kind is a legal discard (the policy then chooses among those — a wild is never thrown away for
+    nothing); else WIN if legal, else a uniformly random legal wild discard (-1 if none)."""
+    for t in range(34):
+        if legal[i, DISCARD + t] and G[0, t] > 0:
+            return -1
+    if legal[i, WIN]:
+        return WIN
+    n = 0
+    for t in range(34):
+        if legal[i, DISCARD + t] and wild[i, t]:
+            n += 1
+    if n == 0:
+        return -1
+    k = next_below(rng, i, n) if n > 1 else 0
+    for t in range(34):
+        if legal[i, DISCARD + t] and wild[i, t]:
+            if k == 0:
+                return DISCARD + t
+            k -= 1
+    return -1
+
+
+@njit(cache=True)
+def efficiency_kernel(hand, sets_needed, meld_count, visible, decision, target, wild, any_wild, legal, rng, forms, T,
+                      out):
+    """Fill ``out`` with the efficiency action of every row (rows with wild kinds judge ``G``, the hand
+    without its wilds; ``any_wild`` False: no row has any, nothing to look at)."""
     W = new_work()
     H = np.zeros((2, 34), np.int8)
+    G = np.zeros((1, 34), hand.dtype)
     for i in range(out.size):
         sets = clamp_sets(sets_needed, i)
+        wilds = any_wild and wilds_of_row(hand, i, wild, visible, G, W)
         if decision[i] == TURN:
-            mask_legal_discards(legal, i, W)
-            a = efficient_turn(i, hand, i, visible, i, sets, meld_count[i, 0], legal, forms, rng, T, W)
+            if wilds:
+                a = wild_turn(i, G, wild, legal, rng)
+                if a < 0:
+                    mask_legal_discards(legal, i, W)
+                    a = efficient_turn(i, G, 0, visible, i, sets, meld_count[i, 0], legal, forms, rng, T, W)
+            else:
+                mask_legal_discards(legal, i, W)
+                a = efficient_turn(i, hand, i, visible, i, sets, meld_count[i, 0], legal, forms, rng, T, W)
         elif decision[i] == RESPONSE:
-            a = efficient_response(i, hand, i, sets, meld_count[i, 0], legal, target[i], forms, T, W, H)
+            if wilds:
+                a = efficient_response(i, G, 0, sets, meld_count[i, 0], legal, target[i], forms, T, W, H)
+            else:
+                a = efficient_response(i, hand, i, sets, meld_count[i, 0], legal, target[i], forms, T, W, H)
         else:
             a = WIN if legal[i, WIN] else PASS
         out[i] = checked(legal, i, a, rng)
@@ -244,8 +304,8 @@ def efficiency_kernel(hand, sets_needed, meld_count, visible, decision, target, 
 def act(obs, legal, rng, params, rules):
     """Efficiency actions for the rows of ``obs`` (no parameters)."""
     out = new_actions(obs)
-    efficiency_kernel(obs.hand, obs.sets_needed, obs.meld_count, obs.visible, obs.decision, obs.target, legal, rng,
-                      int(rules.forms), joint_partial_table(), out)
+    efficiency_kernel(obs.hand, obs.sets_needed, obs.meld_count, obs.visible, obs.decision, obs.target, obs.wild,
+                      bool(obs.wild.any()), legal, rng, int(rules.forms), joint_partial_table(), out)
     return out
 
 

@@ -28,6 +28,17 @@ an array view or an array-valued expression, because numba reference-counts
 each of those with atomic operations, which cost more than the arithmetic.
 The suit and honour tables are one array ``T`` (honour rows after the
 5**9 suit rows); the honour code kept in ``W[R_INFO, 3]`` already includes that offset.
+
+Wild tiles (C-J1, :func:`load_wilds`): a hand holding ``w`` wilds is analysed
+without them (the wild kinds zeroed) and every shanten here stays in *raw
+units* — the value for the non-wild tiles alone.  For the standard form the
+true shanten is raw - w (a wild stands for any missing tile; the need of the
+non-wild part is always at least w, so no floor is needed); seven pairs and
+thirteen orphans can be over-satisfied, so :func:`special_shanten` clamps
+its raw value at ``floor + w`` (floor -1 for a complete-size hand, 0 for a
+waiting one).  One decision shares one ``w``, so comparisons in raw units
+are exact.  Wild kinds are never draw candidates for ukeire; each unseen
+wild instead adds to every discard's ukeire (a drawn wild always improves).
 """
 
 from __future__ import annotations
@@ -52,7 +63,10 @@ S_CACHE = 20  # 34: ukeire cache, a component's vector after a discard
 # ... and per-kind rows (columns 0..33)
 R_INFO = 54  # 0..3 component codes, 4 kinds held, 5..10 pair slot current, 11..14 draw candidates per component,
 #              15..19 seven-pairs / orphans counts of the analysed hand (see special_shanten),
-#              20..23 per component the vector entries some draw candidate lowers
+#              20..23 per component the vector entries some draw candidate lowers,
+#              24 wild tiles held (w), 25 tiles in the analysed (non-wild) hand, 26 unseen wild tiles,
+#              27..30 per component the wild kinds (bits by rank), 31 wild state set (see load_wilds),
+#              32..33 the value policy's pung counts (value.pung_counts)
 R_HELD = 55  # kinds held, ascending (R_INFO[4] of them)
 R_SH = 56  # shanten after discarding kind t (BIG: not a candidate)
 R_DK = 57  # 4 rows: draw candidates of each component
@@ -86,6 +100,41 @@ def new_work():
     W = np.zeros((N_W, 34), np.int64)
     W[R_EVERY, :] = 1
     return W
+
+
+@njit(cache=True)
+def load_wilds(hand, i, wild, vis, G, W):
+    """Prepare row ``i`` for its wild kinds (C-J1).  Without any: False (clearing what an earlier row
+    left, so rows without wilds run exactly as before).  Else True, with ``G[0]`` = ``hand[i]`` minus
+    its wild tiles (the hand the helpers then analyse) and ``W[R_INFO, 24..31]`` the wild tiles held,
+    unseen wilds and the wild kinds per component."""
+    found = False
+    for t in range(34):
+        if wild[i, t]:
+            found = True
+            break
+    if not found:
+        if W[R_INFO, 31]:
+            for k in range(24, 32):
+                W[R_INFO, k] = 0
+        return False
+    w = 0
+    unseen = 0
+    for c in range(4):
+        W[R_INFO, 27 + c] = 0
+    for t in range(34):
+        if wild[i, t]:
+            w += hand[i, t]
+            unseen += max(0, 4 - vis[i, t])
+            G[0, t] = 0
+            c = t // 9
+            W[R_INFO, 27 + c] |= 1 << (t - 9 * c)
+        else:
+            G[0, t] = hand[i, t]
+    W[R_INFO, 24] = w
+    W[R_INFO, 26] = unseen
+    W[R_INFO, 31] = 1
+    return True
 
 
 @njit(cache=True)
@@ -153,6 +202,7 @@ def close_tab(T, code, W, r):
 def analyse(hand, hi, sets, T, W):
     """Codes, need vectors, (reversed) other-three convolutions and held kinds of ``hand[hi]``."""
     n = 0
+    total = 0
     pairs_q = 0  # seven pairs, four of a kind = two pairs
     pairs_d = 0  # seven pairs, distinct kinds
     orphan_kinds = 0
@@ -166,6 +216,7 @@ def analyse(hand, hi, sets, T, W):
             code = code * 5 + k
             W[R_HELD, n] = start + r
             n += 1 if k > 0 else 0
+            total += k
             pairs_q += k // 2
             pairs_d += 1 if k >= 2 else 0
             orphan = c == 3 or r == 0 or r == 8
@@ -179,6 +230,7 @@ def analyse(hand, hi, sets, T, W):
     W[R_INFO, 17] = n
     W[R_INFO, 18] = orphan_kinds
     W[R_INFO, 19] = orphan_pairs
+    W[R_INFO, 25] = total
     for k in range(6):
         W[R_INFO, 5 + k] = 0
     convolve(W, S_VEC + 0, S_VEC + 1, S_PAIR + 0, sets)
@@ -251,6 +303,10 @@ def special_shanten(hand, hi, forms, out_kind, in_kind, W):
             best = 6 - min(7, W[R_INFO, 15])
     if forms & 4:
         best = min(best, 13 - W[R_INFO, 18] - (1 if W[R_INFO, 19] > 0 else 0))
+    w = W[R_INFO, 24]
+    if w > 0:  # raw units: the true value raw - w cannot go below -1 (complete size) or 0 (waiting)
+        n = W[R_INFO, 25] + w - (1 if out_kind >= 0 else 0) + (1 if in_kind >= 0 else 0)
+        best = max(best, w + (-1 if n % 3 == 2 else 0))
     if in_kind >= 0:
         _count_change(W, in_kind, hand[hi, in_kind], hand[hi, in_kind] + 1, -1)
     if out_kind >= 0:
@@ -299,8 +355,9 @@ def discard_shanten(hand, hi, sets, special, forms, T, W):
 @njit(cache=True)
 def start_ukeire(hand, hi, vis, vi, sets, special, forms, T, W):
     """Prepare :func:`ukeire_marked` for one decision (hand analysed): the draw candidates — kinds within two
-    ranks of a held suited tile, held honours, orphans when thirteen orphans counts, never a kind with
-    no unseen copy — and the vector entries each draw lowers."""
+    ranks of a held suited tile, held honours, orphans when thirteen orphans counts, every kind when
+    wilds are held, never a wild kind or a kind with no unseen copy — and the vector entries each draw
+    lowers."""
     for c in range(4):
         start = 9 * c
         length = 9 if c < 3 else 7
@@ -309,11 +366,14 @@ def start_ukeire(hand, hi, vis, vi, sets, special, forms, T, W):
         for r in range(length):
             held |= (1 if hand[hi, start + r] > 0 else 0) << r
             out |= (1 if vis[vi, start + r] >= 4 or hand[hi, start + r] >= 4 else 0) << r
+        out |= W[R_INFO, 27 + c]  # wild kinds: counted apart (W[R_INFO, 26])
         near = held
         if c < 3:
             near = (held | held << 1 | held << 2 | held >> 1 | held >> 2) & 0x1FF
         if special and forms & 4:
             near |= ORPHAN_BITS[c]
+        if W[R_INFO, 24] > 0:  # a wild can pair any lone tile drawn: every kind may help
+            near = (1 << length) - 1
         near &= ~out
         n = 0
         lowered = 0
@@ -409,7 +469,7 @@ def ukeire_marked(hand, hi, vis, vi, sets, special, forms, T, W):
         target = close_rev(W, S_TMP, S_OTH + c) - 1
         if special:
             target = min(target, special_shanten(hand, hi, forms, d, -1, W))
-        total = 0
+        total = W[R_INFO, 26]  # every unseen wild improves the hand
         for e in range(W[R_INFO, 11 + c]):
             k = W[R_DK + c, e]
             s = close_tab(T, code + WEIGHT[k], W, S_OTH + c) - 1

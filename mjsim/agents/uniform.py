@@ -1,4 +1,8 @@
-"""The ``random`` policy: a uniformly random legal action (the baseline every other policy is timed against)."""
+"""The ``random`` policy: a uniformly random legal action (the baseline every other policy is timed against).
+
+It is the baseline that ignores everything — shape, safety, value and wild tiles alike: it throws a
+ghost (C-J1) as readily as any other tile.
+"""
 
 from numba import njit
 

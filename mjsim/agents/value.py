@@ -1,16 +1,28 @@
 """The ``value`` policy: efficiency traded against what the ruleset pays (parameter ``greed``).
 
 Each discard is scored by the best *plan* for the hand that remains — plain
-(standard shanten), half or full flush in one suit, all pungs, seven pairs —
-worth ``-shanten + 1.5 * greed * fan``: fan counts the plan's pattern
-(``rules.fan_*``) plus the expected bonus of dragon, seat-wind and
-round-wind pairs and pungs.  With a minimum fan (JPH-P4) a plan below it
-loses 2 per missing fan, so the policy keeps dragon pairs and heads for a
-flush rather than a chicken hand it could not win with.  Ties go to the
-lower standard shanten, then as ``efficiency`` (ukeire, honours first,
-random).  RESPONSE: win; pung/kong valued honours; other claims when the
-best plan after the claim scores higher — and a concealed hand under a
-minimum fan claims only when the plan after the claim still reaches it.
+(standard shanten), half or full flush in one suit, all pungs, seven pairs,
+and in 推倒胡 (big hands worth double, TDH-V1/V2) also four concealed pungs,
+all honours and thirteen orphans — worth ``-shanten + 1.5 * greed * fan``:
+fan counts the plan's pattern (``rules.fan_*``; a 推倒胡 big hand counts 1)
+plus the expected bonus of dragon, seat-wind and round-wind pairs and pungs;
+seven pairs counts half a step slower than its shanten (it waits on lone
+tiles only), so it wins a tie with the plain hand only when some greed pays
+for it.  With a minimum fan (JPH-P4) a plan below it loses 2 per missing
+fan, so the policy keeps dragon pairs and heads for a flush rather than a
+chicken hand it could not win with.  Ties go to the lower standard shanten,
+then (seven pairs the plan) to the single with the fewest unseen copies,
+then as ``efficiency`` (ukeire, honours first, random).  A concealed kong that keeps
+the shanten is declared unless seven pairs or orphans is the plan.
+RESPONSE: win; pung/kong valued honours; a kong when the best plan after it
+scores no lower (a free draw); other claims when it scores higher by a
+margin — so a hand chasing a concealed big hand (seven pairs, four
+concealed pungs) does not pung — and a concealed hand under a minimum fan
+claims only when the plan after the claim still reaches it.
+
+Wild tiles (C-J1) are judged as in ``efficiency`` (every plan's shanten
+counts each wild as any missing tile) and never discarded while another
+tile may go.
 """
 
 import numpy as np
@@ -19,6 +31,7 @@ from numba import njit
 from mjsim.agents.base import (
     RULE_ALL_PUNGS,
     RULE_DRAGON,
+    RULE_FAMILY,
     RULE_FORMS,
     RULE_FULL_FLUSH,
     RULE_HALF_FLUSH,
@@ -31,7 +44,14 @@ from mjsim.agents.base import (
     param_array,
     rules_array,
 )
-from mjsim.agents.efficiency import break_ties, claim_hand, clamp_sets, mask_legal_discards
+from mjsim.agents.efficiency import (
+    break_ties,
+    claim_hand,
+    clamp_sets,
+    mask_legal_discards,
+    wild_turn,
+    wilds_of_row,
+)
 from mjsim.agents.legal import checked, uniform_legal
 from mjsim.agents.shape import (
     BIG,
@@ -46,9 +66,9 @@ from mjsim.agents.shape import (
     S_VEC,
     WEIGHT,
     analyse,
+    close_rev,
     discard_shanten,
     held_need,
-    close_rev,
     kong_shanten,
     load,
     new_work,
@@ -71,8 +91,23 @@ from mjsim.sim.constants import (
     WIN,
 )
 
+TUIDAOHU = 1  # PolicyRules.family of 推倒胡
+
+# plans (F[2] of a scored discard)
+PLAN_PLAIN = 0
+# 1..3: flush in suit plan - 1
+PLAN_ALL_PUNGS = 4
+PLAN_SEVEN_PAIRS = 5
+PLAN_CONCEALED_PUNGS = 6  # 推倒胡 四暗刻
+PLAN_ALL_HONOURS = 7  # 推倒胡 字一色
+PLAN_ORPHANS = 8  # 推倒胡 十三幺
+N_PLANS = 9
+
 MISSING_FAN_COST = 2.0  # score lost per fan a plan lacks under a minimum fan
 CLAIM_MARGIN = 0.25  # a claim exposes the hand: it must gain at least this much
+R_THREES = 32  # W[R_INFO] slots of pung_counts
+R_TWOS = 33
+SEVEN_PAIRS_DRAG = 0.5  # seven pairs waits on singles only (narrow ukeire, a lone-tile wait): worth this much less
 
 
 @njit(cache=True)
@@ -108,6 +143,20 @@ def pung_need(threes, twos, sets):
 
 
 @njit(cache=True)
+def pung_counts(hand, hi, W):
+    """``W[R_INFO, R_THREES]`` = kinds held three or four times and ``W[R_INFO, R_TWOS]`` = pairs in
+    ``hand[hi]`` (once per analysed hand: :func:`plan_score` adjusts them for each discard)."""
+    threes = 0
+    twos = 0
+    for t in range(34):
+        k = hand[hi, t]
+        threes += 1 if k >= 3 else 0
+        twos += 1 if k == 2 else 0
+    W[R_INFO, R_THREES] = threes
+    W[R_INFO, R_TWOS] = twos
+
+
+@njit(cache=True)
 def close_pair(W, a, b, sets):
     """Need of a hand made only of the components in slots ``a`` and ``b`` (normal orientation)."""
     best = BIG
@@ -117,12 +166,25 @@ def close_pair(W, a, b, sets):
 
 
 @njit(cache=True)
-def plan_score(hand, hi, sets, d, ex, ei, vis, vi, rules, greed, flush_bits, full_ok, pungs_ok, concealed, W, VW):
-    """(score, fan) of the best plan for analysed ``hand[hi]`` minus ``d`` (-1: the hand as held;
+def big_hand_fan(rules):
+    """What a 推倒胡 big hand is worth over a small one (TDH-V1: double, i.e. 1 fan; 0 elsewhere or when
+    the ruleset pays no big hands).  Derived from the flags PolicyRules has: in 推倒胡 ``fan_full_flush``
+    and ``fan_seven_pairs`` are 1 exactly when the big hands pay."""
+    if rules[RULE_FAMILY] != TUIDAOHU:
+        return 0
+    return max(rules[RULE_FULL_FLUSH], rules[RULE_SEVEN_PAIRS])
+
+
+@njit(cache=True)
+def plan_score(hand, hi, sets, d, ex, ei, vis, vi, rules, greed, flush_bits, full_ok, pungs_ok, concealed, hidden,
+               honours_ok, W, VW):
+    """(score, fan, plan) of the best plan for analysed ``hand[hi]`` minus ``d`` (-1: the hand as held;
     else the vector of ``d``'s component after the discard is in slot S_TMP).
 
-    ``flush_bits``: suits a flush can still use (own exposed melds);
-    ``full_ok``: no exposed honours; ``pungs_ok``: no exposed chow.
+    ``flush_bits``: suits a flush can still use (own exposed melds); ``full_ok``: no exposed honours;
+    ``pungs_ok``: no exposed chow; ``concealed``: no meld at all (seven pairs, orphans); ``hidden``: every
+    own meld a kong, taken as concealed (four concealed pungs); ``honours_ok``: no exposed suited tile.
+    Shanten are in raw units (wilds removed, see :mod:`mjsim.agents.shape`): one decision shares them.
     """
     c = d // 9 if d >= 0 else -1
     if d >= 0:  # the caller loaded the discard's component vector into S_TMP
@@ -132,10 +194,13 @@ def plan_score(hand, hi, sets, d, ex, ei, vis, vi, rules, greed, flush_bits, ful
     hv = honour_fan(hand, hi, d, ex, ei, vis, vi, VW)
     weight = 1.5 * greed
     min_fan = rules[RULE_MIN_FAN]
+    big = big_hand_fan(rules)
+    forms = rules[RULE_FORMS]
     best = -1e9
     best_fan = 0.0
-    for plan in range(6):
-        if plan == 0:
+    best_plan = PLAN_PLAIN
+    for plan in range(N_PLANS):
+        if plan == PLAN_PLAIN:
             sh, fan = std, hv
         elif plan <= 3:  # flush in suit plan - 1
             x = plan - 1
@@ -150,33 +215,49 @@ def plan_score(hand, hi, sets, d, ex, ei, vis, vi, rules, greed, flush_bits, ful
                 full = W[vx, 2 * sets + 1] - 1
                 if rules[RULE_FULL_FLUSH] * weight - full > fan * weight - sh:
                     sh, fan = full, float(rules[RULE_FULL_FLUSH])
-        elif plan == 4:
-            if rules[RULE_ALL_PUNGS] == 0 or not pungs_ok:
+        elif plan == PLAN_ALL_PUNGS or plan == PLAN_CONCEALED_PUNGS:
+            if plan == PLAN_ALL_PUNGS:
+                if rules[RULE_ALL_PUNGS] == 0 or not pungs_ok:
+                    continue
+                fan = rules[RULE_ALL_PUNGS] + hv
+            else:  # 四暗刻: every set a concealed pung, so no claim (TDH-V2)
+                if big == 0 or not hidden:
+                    continue
+                fan = float(big)
+            threes = W[R_INFO, R_THREES]  # of the hand as held (pung_counts), then without d
+            twos = W[R_INFO, R_TWOS]
+            if d >= 0:
+                k = hand[hi, d]
+                threes -= 1 if k == 3 else 0
+                twos += (1 if k == 3 else 0) - (1 if k == 2 else 0)
+            sh = pung_need(threes, twos, sets) - 1
+        elif plan == PLAN_SEVEN_PAIRS:
+            if rules[RULE_SEVEN_PAIRS] == 0 or not special_on(forms & 10, sets, 0 if concealed else 1):
                 continue
-            threes = 0
-            twos = 0
-            for t in range(34):
-                k = hand[hi, t] - (1 if t == d else 0)
-                threes += 1 if k >= 3 else 0
-                twos += 1 if k == 2 else 0
-            sh, fan = pung_need(threes, twos, sets) - 1, rules[RULE_ALL_PUNGS] + hv
-        else:
-            if rules[RULE_SEVEN_PAIRS] == 0 or not special_on(rules[RULE_FORMS] & 10, sets, 0 if concealed else 1):
+            sh, fan = special_shanten(hand, hi, forms & 10, d, -1, W), float(rules[RULE_SEVEN_PAIRS])
+            sh += SEVEN_PAIRS_DRAG
+        elif plan == PLAN_ALL_HONOURS:  # 字一色: the honour component alone
+            if big == 0 or not honours_ok:
                 continue
-            sh, fan = special_shanten(hand, hi, rules[RULE_FORMS] & 10, d, -1, W), float(rules[RULE_SEVEN_PAIRS])
+            vh = S_TMP if c == 3 else S_VEC + 3
+            sh, fan = W[vh, 2 * sets + 1] - 1, float(big)
+        else:  # 十三幺
+            if big == 0 or not special_on(forms & 4, sets, 0 if concealed else 1):
+                continue
+            sh, fan = special_shanten(hand, hi, 4, d, -1, W), float(big)
         score = weight * fan - sh
         if min_fan > 0 and fan < min_fan:
             score -= MISSING_FAN_COST * (min_fan - fan)
         if score > best:
-            best, best_fan = score, fan
-    return best, best_fan
+            best, best_fan, best_plan = score, fan, plan
+    return best, best_fan, best_plan
 
 
 @njit(cache=True)
-def discard_scores(hand, hi, sets, ex, ei, vis, vi, rules, greed, flush_bits, full_ok, pungs_ok, concealed, T, W,
-                   VW, F):
-    """``F[0, d]`` = plan score and ``F[1, d]`` its fan for every held discard with ``W[R_MASK]`` set
-    (hand analysed); returns the best score (-inf when none)."""
+def discard_scores(hand, hi, sets, ex, ei, vis, vi, rules, greed, flush_bits, full_ok, pungs_ok, concealed, hidden,
+                   honours_ok, T, W, VW, F):
+    """``F[0, d]`` = plan score, ``F[1, d]`` its fan and ``F[2, d]`` the plan for every held discard with
+    ``W[R_MASK]`` set (hand analysed); returns the best score (-inf when none)."""
     best = -np.inf
     for t in range(34):
         F[0, t] = -np.inf
@@ -185,29 +266,37 @@ def discard_scores(hand, hi, sets, ex, ei, vis, vi, rules, greed, flush_bits, fu
         if W[R_MASK, d] == 0:
             continue
         load(W, S_TMP, T, W[R_INFO, d // 9] - WEIGHT[d])
-        score, fan = plan_score(hand, hi, sets, d, ex, ei, vis, vi, rules, greed, flush_bits, full_ok, pungs_ok,
-                                concealed, W, VW)
+        score, fan, plan = plan_score(hand, hi, sets, d, ex, ei, vis, vi, rules, greed, flush_bits, full_ok,
+                                      pungs_ok, concealed, hidden, honours_ok, W, VW)
         F[0, d] = score
         F[1, d] = fan
+        F[2, d] = plan
         best = max(best, score)
     return best
 
 
 @njit(cache=True)
 def exposure(ex, i, melds):
-    """(flush_bits, full_ok, pungs_ok) allowed by row ``i``'s own exposed melds."""
+    """(flush_bits, full_ok, pungs_ok, hidden, honours_ok) allowed by row ``i``'s own exposed melds (see
+    :func:`plan_score`; the observation does not tell a concealed kong from an exposed one, so every
+    kong counts as concealed — the policy itself claims no kong while a concealed plan leads)."""
     flush_bits = 7
     full_ok = True
+    honours_ok = True
     pung_kinds = 0
+    kong_kinds = 0
     for t in range(34):
         n = ex[i, 0, t]
         if n > 0:
             if t < 27:
                 flush_bits &= 1 << (t // 9)
+                honours_ok = False
             else:
                 full_ok = False
         pung_kinds += 1 if n >= 3 else 0
-    return flush_bits, full_ok, pung_kinds >= melds  # fewer pung-like kinds than melds: a chow
+        kong_kinds += 1 if n == 4 else 0
+    # fewer pung-like kinds than melds: a chow
+    return flush_bits, full_ok, pung_kinds >= melds, kong_kinds >= melds, honours_ok
 
 
 @njit(cache=True)
@@ -222,35 +311,52 @@ def valued_weights(seat_offset, round_wind, rules, VW):
 
 
 @njit(cache=True)
-def value_turn(i, hand, sets, melds, ex, vis, legal, rng, rules, greed, T, W, VW, F):
-    """Action of the value rule on a TURN row."""
+def value_turn(i, hand, hi, sets, melds, ex, vis, legal, rng, rules, greed, T, W, VW, F):
+    """Action of the value rule on a TURN row (``hand[hi]``: the hand judged, without wilds)."""
     if legal[i, WIN]:
         return WIN
-    flush_bits, full_ok, pungs_ok = exposure(ex, i, melds)
-    analyse(hand, i, sets, T, W)
+    flush_bits, full_ok, pungs_ok, hidden, honours_ok = exposure(ex, i, melds)
+    analyse(hand, hi, sets, T, W)
+    pung_counts(hand, hi, W)
     mask_legal_discards(legal, i, W)
-    std_best = discard_shanten(hand, i, sets, False, 1, T, W)
-    for t in range(34):  # a kong that keeps the shanten: as efficiency
-        if legal[i, CKONG + t] and hand[i, t] == 4 and sets >= 1 and kong_shanten(sets, t, T, W) <= std_best:
+    std_best = discard_shanten(hand, hi, sets, False, 1, T, W)
+    best = discard_scores(hand, hi, sets, ex, i, vis, i, rules, greed, flush_bits, full_ok, pungs_ok, melds == 0,
+                          hidden, honours_ok, T, W, VW, F)
+    # a kong that keeps the shanten: as efficiency — unless the plan needs the hand meld-free (a declared
+    # kong ends seven pairs and thirteen orphans)
+    keep_closed = False
+    for t in range(34):
+        if F[0, t] >= best - 1e-9 and (F[2, t] == PLAN_SEVEN_PAIRS or F[2, t] == PLAN_ORPHANS):
+            keep_closed = True
+    for t in range(34):
+        if (legal[i, CKONG + t] and hand[hi, t] == 4 and sets >= 1 and not keep_closed
+                and kong_shanten(sets, t, T, W) <= std_best):
             return CKONG + t
-        if legal[i, AKONG + t] and hand[i, t] >= 1 and removal_shanten(sets, t, T, W) <= std_best:
+        if legal[i, AKONG + t] and hand[hi, t] >= 1 and removal_shanten(sets, t, T, W) <= std_best:
             return AKONG + t
-    best = discard_scores(hand, i, sets, ex, i, vis, i, rules, greed, flush_bits, full_ok, pungs_ok, melds == 0, T,
-                          W, VW, F)
     if best == -np.inf:
         return uniform_legal(legal, i, rng)
     low = BIG
     for t in range(34):
         if F[0, t] >= best - 1e-9:
             low = min(low, W[R_SH, t])
+    sevens = True
+    fewest = BIG
     for t in range(34):
         W[R_TIE, t] = 1 if F[0, t] >= best - 1e-9 and W[R_SH, t] == low else 0
-    return DISCARD + break_ties(i, hand, i, vis, i, sets, False, 1, rng, T, W)
+        if W[R_TIE, t]:
+            sevens = sevens and F[2, t] == PLAN_SEVEN_PAIRS
+            fewest = min(fewest, 4 - vis[i, t])
+    if sevens:  # seven pairs waits on singles: throw the one with the fewest unseen copies
+        for t in range(34):
+            if W[R_TIE, t] and 4 - vis[i, t] > fewest:
+                W[R_TIE, t] = 0
+    return DISCARD + break_ties(i, hand, hi, vis, i, sets, False, 1, rng, T, W)
 
 
 @njit(cache=True)
-def value_response(i, hand, sets, melds, ex, vis, legal, t, rules, greed, T, W, VW, F, H):
-    """Action of the value rule on a RESPONSE/ROB row."""
+def value_response(i, hand, hi, sets, melds, ex, vis, legal, t, rules, greed, T, W, VW, F, H):
+    """Action of the value rule on a RESPONSE/ROB row (``hand[hi]``: the hand judged, without wilds)."""
     if legal[i, WIN]:
         return WIN
     if not (legal[i, PUNG] or legal[i, KONG] or legal[i, CHOW_LOW] or legal[i, CHOW_MID] or legal[i, CHOW_HIGH]):
@@ -260,55 +366,77 @@ def value_response(i, hand, sets, melds, ex, vis, legal, t, rules, greed, T, W, 
             return KONG
         if legal[i, PUNG]:
             return PUNG
-    flush_bits, full_ok, pungs_ok = exposure(ex, i, melds)
+    flush_bits, full_ok, pungs_ok, hidden, honours_ok = exposure(ex, i, melds)
     concealed = melds == 0
-    analyse(hand, i, sets, T, W)
-    now, _ = plan_score(hand, i, sets, -1, ex, i, vis, i, rules, greed, flush_bits, full_ok, pungs_ok, concealed, W,
-                        VW)
+    analyse(hand, hi, sets, T, W)
+    pung_counts(hand, hi, W)
+    now, _, _ = plan_score(hand, hi, sets, -1, ex, i, vis, i, rules, greed, flush_bits, full_ok, pungs_ok, concealed,
+                           hidden, honours_ok, W, VW)
     choice = PASS
     best = now + CLAIM_MARGIN
     for action in (KONG, PUNG, CHOW_LOW, CHOW_MID, CHOW_HIGH):
-        if not legal[i, action] or sets < 1 or not claim_hand(hand, i, action, t, H):
+        if not legal[i, action] or sets < 1 or not claim_hand(hand, hi, action, t, H):
             continue
         bits = flush_bits & (1 << (t // 9)) if t < 27 else flush_bits
         analyse(H, 0, sets - 1, T, W)
+        pung_counts(H, 0, W)
         chow = action >= CHOW_LOW
+        # a claimed meld is exposed: no seven pairs, orphans or concealed pungs after it
         if action == KONG:
-            score, fan = plan_score(H, 0, sets - 1, -1, ex, i, vis, i, rules, greed, bits, full_ok and t < 27,
-                                    pungs_ok and not chow, False, W, VW)
+            score, fan, _ = plan_score(H, 0, sets - 1, -1, ex, i, vis, i, rules, greed, bits, full_ok and t < 27,
+                                       pungs_ok and not chow, False, False, honours_ok and t >= 27, W, VW)
         else:
             for k in range(34):
                 W[R_MASK, k] = W[R_EVERY, k]
             discard_scores(H, 0, sets - 1, ex, i, vis, i, rules, greed, bits, full_ok and t < 27,
-                           pungs_ok and not chow, False, T, W, VW, F)
+                           pungs_ok and not chow, False, False, honours_ok and t >= 27, T, W, VW, F)
             score, fan = -np.inf, 0.0
             for k in range(34):
                 if F[0, k] > score:
                     score, fan = F[0, k], F[1, k]
         if concealed and rules[RULE_MIN_FAN] > 0 and fan < rules[RULE_MIN_FAN]:
             continue  # do not open a hand whose value the minimum fan needs
+        if action == KONG:  # a free replacement draw (and kong money): keeping the plan's score is enough
+            score += CLAIM_MARGIN + 1e-9
         if score > best:
             choice, best = action, score
     return choice
 
 
 @njit(cache=True)
-def value_kernel(hand, sets_needed, meld_count, exposed, visible, seat_offset, round_wind, decision, target, legal,
-                 rng, params, rules, T, out):
-    """Fill ``out`` with the value action of every row (``params[0]`` = greed)."""
+def value_kernel(hand, sets_needed, meld_count, exposed, visible, seat_offset, round_wind, decision, target, wild,
+                 any_wild, legal, rng, params, rules, T, out):
+    """Fill ``out`` with the value action of every row (``params[0]`` = greed); rows with wild kinds judge
+    ``G``, the hand without its wilds."""
     W = new_work()
     H = np.zeros((2, 34), np.int8)
-    F = np.zeros((2, 34), np.float64)
+    G = np.zeros((1, 34), hand.dtype)
+    F = np.zeros((3, 34), np.float64)
     VW = np.zeros(34, np.float64)
     greed = min(max(params[0], 0.0), 1.0)
     for i in range(out.size):
         sets = clamp_sets(sets_needed, i)
         melds = meld_count[i, 0]
         valued_weights(seat_offset[i], round_wind[i], rules, VW)
+        wilds = any_wild and wilds_of_row(hand, i, wild, visible, G, W)
+        if wilds:
+            for t in range(34):
+                if wild[i, t]:
+                    VW[t] = 0.0  # a wild is no honour of its own (C-J1)
         if decision[i] == TURN:
-            a = value_turn(i, hand, sets, melds, exposed, visible, legal, rng, rules, greed, T, W, VW, F)
+            if wilds:
+                a = wild_turn(i, G, wild, legal, rng)  # only wilds to discard: one of them
+                if a < 0:
+                    a = value_turn(i, G, 0, sets, melds, exposed, visible, legal, rng, rules, greed, T, W, VW, F)
+            else:
+                a = value_turn(i, hand, i, sets, melds, exposed, visible, legal, rng, rules, greed, T, W, VW, F)
         elif decision[i] == RESPONSE:
-            a = value_response(i, hand, sets, melds, exposed, visible, legal, target[i], rules, greed, T, W, VW, F, H)
+            if wilds:
+                a = value_response(i, G, 0, sets, melds, exposed, visible, legal, target[i], rules, greed, T, W, VW,
+                                   F, H)
+            else:
+                a = value_response(i, hand, i, sets, melds, exposed, visible, legal, target[i], rules, greed, T, W,
+                                   VW, F, H)
         else:
             a = WIN if legal[i, WIN] else PASS
         out[i] = checked(legal, i, a, rng)
@@ -318,8 +446,8 @@ def act(obs, legal, rng, params, rules):
     """Value actions for the rows of ``obs``."""
     out = new_actions(obs)
     value_kernel(obs.hand, obs.sets_needed, obs.meld_count, obs.exposed, obs.visible, obs.seat_offset, obs.round_wind,
-                 obs.decision, obs.target, legal, rng, param_array(params, PARAMS, "value"), rules_array(rules),
-                 joint_partial_table(), out)
+                 obs.decision, obs.target, obs.wild, bool(obs.wild.any()), legal, rng,
+                 param_array(params, PARAMS, "value"), rules_array(rules), joint_partial_table(), out)
     return out
 
 
