@@ -110,8 +110,8 @@ def _cmd_compare(args) -> None:
         variants, tuple(args.policy or ["efficiency"]), args.hands, session_length=args.session_length,
         seed=args.seed, workers=args.workers, out_dir=out, duplicate=args.duplicate,
     )  # fmt: skip
-    table = comparison_table(entries)
-    print(format_comparison(table))
+    table = comparison_table(entries, precision=args.precision)
+    print(format_comparison(table, precision=args.precision))
     table.write_csv(out / "comparison.csv")
     report = write_report([e["path"] for e in entries], args.report or out / "report.html",
                           title=args.title or "mjsim comparison", labels=[e["label"] for e in entries])
@@ -210,6 +210,8 @@ def build_parser() -> argparse.ArgumentParser:
     compare.add_argument("--overwrite", action="store_true")
     compare.add_argument("--report", help="HTML report path (default OUT/report.html)")
     compare.add_argument("--title")
+    compare.add_argument("--precision", type=float, default=0.1,
+                         help="half-width of a 95%% interval on a difference: the table says how many hands it needs")
     compare.set_defaults(run=_cmd_compare)
 
     report = sub.add_parser("report", help="write a self-contained HTML report of one or more runs")

@@ -62,6 +62,11 @@ def test_cli_compare_end_to_end(tmp_path, capsys):
     assert np.all(nets.sum(axis=1) == 0)
     table = pl.read_csv(out / "comparison.csv")
     assert table.height > 0
+    resettled = table.filter(pl.col("label") == "jipinghu-cap=5-min_fan=0")
+    assert resettled["paired"].to_list() == [True, True]
+    # hands for a ±0.1 interval: (1.96 * diff_se * sqrt(400) / 0.1) ** 2, rounded up
+    for se, need in zip(resettled["diff_se"].to_list(), resettled["hands_needed"].to_list()):
+        assert need == int(np.ceil((1.96 * se * 20 / 0.1) ** 2 - 1e-9))
     html = (out / "report.html").read_text(encoding="utf-8")
     assert "data:image/png;base64," in html
     assert main(["compare", "--hands", "400", "--out", str(out)]) == 2  # would overwrite: refused

@@ -173,23 +173,31 @@ def run_variants(variants: list[Variant], policies, hands: int, *, session_lengt
     return entries
 
 
-def comparison_table(entries: list[dict], metric: str = "mean_net", by: str = "role") -> pl.DataFrame:
+def comparison_table(entries: list[dict], metric: str = "mean_net", by: str = "role",
+                     precision: float = 0.1) -> pl.DataFrame:
     """Per variant: ``metric`` by ``by`` with its interval, and the difference to the first variant of its
-    group (paired hand by hand where both played the same hands)."""
-    from mjsim.analysis.paired import compare_table
+    group (paired hand by hand where both played the same hands), with ``hands_needed``: the hands each
+    variant would need for a 95% interval of half-width ``precision`` on that difference."""
+    from mjsim.analysis.paired import compare_table, hands_needed
 
     tables = []
     for group in dict.fromkeys(e["group"] for e in entries):
         runs = {e["label"]: scan_hands(e["path"]) for e in entries if e["group"] == group}
-        tables.append(compare_table(runs, metric=metric, by=by).with_columns(pl.lit(group).alias("group")))
+        table = compare_table(runs, metric=metric, by=by)
+        hands = next(iter(runs.values())).select(pl.len()).collect().item()
+        per_hand = (table["diff_se"].fill_null(float("nan")) * hands**0.5).to_numpy()
+        needed = [None if per_hand[i] != per_hand[i] else int(hands_needed(per_hand[i], precision))
+                  for i in range(table.height)]  # fmt: skip
+        tables.append(table.with_columns(pl.lit(group).alias("group"), pl.Series("hands_needed", needed,
+                                                                                 dtype=pl.Int64)))
     return pl.concat(tables, how="vertical_relaxed")
 
 
-def format_comparison(table: pl.DataFrame) -> str:
+def format_comparison(table: pl.DataFrame, precision: float = 0.1) -> str:
     """The comparison as aligned text: estimate [95% CI] and the difference to the group's first variant."""
     key = [c for c in table.columns if c not in ("label", "group", "metric", "estimate", "se", "ci_low", "ci_high",
                                                  "n", "reference", "diff", "diff_se", "diff_ci_low", "diff_ci_high",
-                                                 "paired")]  # fmt: skip
+                                                 "paired", "hands_needed")]  # fmt: skip
     lines = [f"{'variant':<34} {' '.join(key):<11} {'mean net [95% CI]':<27} difference to the first [95% CI]"]
     for row in table.iter_rows(named=True):
         est = f"{row['estimate']:+.3f} [{row['ci_low']:+.3f}, {row['ci_high']:+.3f}]"
@@ -197,6 +205,8 @@ def format_comparison(table: pl.DataFrame) -> str:
         if row["diff"] is not None and row["label"] != row["reference"]:
             diff = f"{row['diff']:+.3f} [{row['diff_ci_low']:+.3f}, {row['diff_ci_high']:+.3f}]"
             diff += " paired" if row["paired"] else " unpaired"
+            if row["hands_needed"] is not None:
+                diff += f"; {row['hands_needed']:,} hands for ±{precision:g}"
         lines.append(f"{row['label']:<34} {' '.join(str(row[k]) for k in key):<11} {est:<27} {diff}")
     return "\n".join(lines)
 
