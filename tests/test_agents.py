@@ -7,7 +7,9 @@ a check come from mjsim.hand, which the policies do not call.
 
 import zlib
 
+import agenttools
 import numpy as np
+from agenttools import response_legal, turn_legal
 import pytest
 
 from mjsim.agents import POLICIES, get_policy, parse_policy
@@ -73,29 +75,12 @@ def show(obs, r, river=(), melds=()):
         obs.meld_count[0, r] += 1
 
 
-def turn_legal(obs, extra=()):
-    legal = np.zeros((1, N_ACTIONS), dtype=bool)
-    legal[0, DISCARD : DISCARD + 34] = obs.hand[0] > 0
-    legal[0, list(extra)] = True
-    return legal
-
-
-def response_legal(*actions):
-    legal = np.zeros((1, N_ACTIONS), dtype=bool)
-    legal[0, PASS] = True
-    legal[0, list(actions)] = True
-    return legal
-
-
 def act(spec, obs, legal, rules=JPH, seed=0):
-    policy, params = get_policy(spec)
-    rng = np.full(obs.hand.shape[0], seed, dtype=np.uint64)
-    return policy.act(obs, legal, rng, params, rules)
+    return agenttools.act(spec, obs, legal, rules, seed)
 
 
 def discards_of(spec, obs, legal, rules=JPH, seeds=range(8)):
-    """The set of tiles the policy discards over several random streams (ties are random)."""
-    return {int(act(spec, obs, legal, rules, seed)[0]) for seed in seeds}
+    return agenttools.discards_of(spec, obs, legal, rules, seeds)
 
 
 # --- every policy, any observation -----------------------------------------------------------

@@ -10,7 +10,9 @@ hands of ``tuidaohu_ghost`` and watch every decision a policy takes.
 import itertools
 import zlib
 
+import agenttools
 import numpy as np
+from agenttools import response_legal, turn_legal
 import pytest
 
 import mjsim
@@ -80,29 +82,12 @@ def show(obs, r, river=(), melds=()):
         obs.meld_count[0, r] += 1
 
 
-def turn_legal(obs, extra=()):
-    legal = np.zeros((obs.hand.shape[0], N_ACTIONS), dtype=bool)
-    legal[:, DISCARD : DISCARD + 34] = obs.hand > 0
-    legal[:, list(extra)] = True
-    return legal
-
-
-def response_legal(*actions):
-    legal = np.zeros((1, N_ACTIONS), dtype=bool)
-    legal[0, PASS] = True
-    legal[0, list(actions)] = True
-    return legal
-
-
 def act(spec, obs, legal, rules=GHOST, seed=0):
-    policy, params = get_policy(spec)
-    rng = np.full(obs.hand.shape[0], seed, dtype=np.uint64)
-    return policy.act(obs, legal, rng, params, rules)
+    return agenttools.act(spec, obs, legal, rules, seed)
 
 
 def discards_of(spec, obs, legal, rules=GHOST, seeds=range(12)):
-    """The set of actions the policy takes over several random streams (ties are random)."""
-    return {int(act(spec, obs, legal, rules, seed)[0]) for seed in seeds}
+    return agenttools.discards_of(spec, obs, legal, rules, seeds)
 
 
 def blind(obs):
