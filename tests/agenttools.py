@@ -1,9 +1,53 @@
-"""Helpers shared by the policy tests: legal masks and one-call policy decisions."""
+"""Helpers shared by the policy tests: observations in tile notation, legal masks, one-call decisions."""
 
 import numpy as np
 
 from mjsim.agents import get_policy
-from mjsim.sim.constants import DISCARD, N_ACTIONS, PASS
+from mjsim.sim.constants import DISCARD, N_ACTIONS, PASS, TURN
+from mjsim.sim.observation import empty_observation
+from mjsim.tiles import parse_counts, parse_tiles
+
+
+def tile(text):
+    (kind,) = parse_tiles(text)
+    return kind
+
+
+def observe(hand, decision=TURN, target=-1, target_from=-1, melds=0, seat_offset=0, round_wind=0, wall_left=60,
+            wild=""):
+    """A one-row observation of ``hand`` (notation) with nothing else on the table yet; ``wild`` names the
+    wild kinds ('' for none)."""
+    obs = empty_observation(1)
+    counts = parse_counts(hand)
+    obs.hand[0] = counts
+    obs.n_concealed[0] = counts.sum()
+    obs.sets_needed[0] = 4 - melds
+    obs.meld_count[0, 0] = melds
+    obs.visible[0] = counts
+    obs.wall_left[0] = wall_left
+    obs.seat_offset[0] = seat_offset
+    obs.round_wind[0] = round_wind
+    obs.decision[0] = decision
+    obs.target[0] = target
+    obs.target_from[0] = target_from
+    if decision != TURN and target >= 0:
+        obs.discards[0, target_from, target] += 1
+        obs.visible[0, target] += 1
+    for kind in parse_tiles(wild):
+        obs.wild[0, kind] = True
+    return obs
+
+
+def show(obs, r, river=(), melds=()):
+    """Opponent ``r`` discarded the ``river`` tiles and exposed ``melds`` (pung/kong kinds or chow tiles)."""
+    for text in river:
+        obs.discards[0, r, tile(text)] += 1
+        obs.visible[0, tile(text)] += 1
+    for meld in melds:
+        for kind in parse_tiles(meld):
+            obs.exposed[0, r, kind] += 1
+            obs.visible[0, kind] += 1
+        obs.meld_count[0, r] += 1
 
 
 def turn_legal(obs, extra=()):

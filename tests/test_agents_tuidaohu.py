@@ -12,7 +12,7 @@ import zlib
 
 import agenttools
 import numpy as np
-from agenttools import response_legal, turn_legal
+from agenttools import response_legal, show, tile, turn_legal
 import pytest
 
 import mjsim
@@ -33,7 +33,6 @@ from mjsim.hand import is_win
 from mjsim.sim.constants import CKONG, DISCARD, N_ACTIONS, PASS, PUNG, RESPONSE, TURN, WIN
 from mjsim.sim.observation import empty_observation, policy_rules
 from mjsim.sim.runner import SeatPolicies, play_sessions, seat_policies
-from mjsim.tiles import parse_counts, parse_tiles
 
 TDH = policy_rules(mjsim.ruleset("tuidaohu"))
 GHOST_RULES = mjsim.ruleset("tuidaohu_ghost")
@@ -41,45 +40,12 @@ GHOST = policy_rules(GHOST_RULES)
 SMART = ["efficiency", "value", "defensive"]
 
 
-def tile(text):
-    (kind,) = parse_tiles(text)
-    return kind
-
-
 WILD = tile("5z")
 
 
-def observe(hand, decision=TURN, target=-1, target_from=-1, melds=0, wall_left=60, wild="5z"):
-    """A one-row observation of ``hand`` (notation) with ``wild`` as the wild kind ('' for none)."""
-    obs = empty_observation(1)
-    counts = parse_counts(hand)
-    obs.hand[0] = counts
-    obs.n_concealed[0] = counts.sum()
-    obs.sets_needed[0] = 4 - melds
-    obs.meld_count[0, 0] = melds
-    obs.visible[0] = counts
-    obs.wall_left[0] = wall_left
-    obs.decision[0] = decision
-    obs.target[0] = target
-    obs.target_from[0] = target_from
-    if decision != TURN and target >= 0:
-        obs.discards[0, target_from, target] += 1
-        obs.visible[0, target] += 1
-    for kind in parse_tiles(wild):
-        obs.wild[0, kind] = True
-    return obs
-
-
-def show(obs, r, river=(), melds=()):
-    """Opponent ``r`` discarded the ``river`` tiles and exposed ``melds``."""
-    for text in river:
-        obs.discards[0, r, tile(text)] += 1
-        obs.visible[0, tile(text)] += 1
-    for meld in melds:
-        for kind in parse_tiles(meld):
-            obs.exposed[0, r, kind] += 1
-            obs.visible[0, kind] += 1
-        obs.meld_count[0, r] += 1
+def observe(hand, wild="5z", **situation):
+    """A one-row observation with 白板 5z wild unless ``wild`` says otherwise ('' for none)."""
+    return agenttools.observe(hand, wild=wild, **situation)
 
 
 def act(spec, obs, legal, rules=GHOST, seed=0):
