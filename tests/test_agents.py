@@ -165,14 +165,32 @@ def test_efficiency_ukeire_counts_only_unseen_tiles():
     assert discards_of("efficiency", obs, turn_legal(obs)) == {tile("7m")}
 
 
+def _pair_rich_wall(rng):
+    """A shuffled wall whose first 14 tiles hold five or six pairs (seven pairs within reach)."""
+    tiles = list(rng.permutation(136) // 4)
+    hand = []
+    for kind in rng.choice(34, size=int(rng.integers(5, 7)), replace=False):
+        for _ in range(2):
+            tiles.remove(kind)
+            hand.append(kind)
+    while len(hand) < 14:
+        hand.append(tiles.pop())
+    return np.array(hand + tiles)
+
+
+@pytest.mark.parametrize("deal", ["random", "pair_rich"])
 @pytest.mark.parametrize("preset, form", [("jipinghu", ("standard", "thirteen_orphans")), ("tuidaohu", "all")])
-def test_efficiency_discard_is_best_by_brute_force(preset, form):
+def test_efficiency_discard_is_best_by_brute_force(preset, form, deal):
     # oracle: mjsim.hand.shanten on every (discard, draw) pair; the policy's discard must have the
-    # lowest shanten, the most unseen tiles that lower it, and among those prefer honours > terminals
+    # lowest shanten, the most unseen tiles that lower it, and among those prefer honours > terminals.
+    # Pair-rich hands make seven pairs the best or an equal form (its ukeire path).
     rows = 60
     obs, _ = dealt_observations(np.random.default_rng(11), rows)
     obs.decision[:] = TURN
-    walls = np.random.default_rng(12).random((rows, 136)).argsort(axis=1) // 4
+    rng = np.random.default_rng(12)
+    walls = rng.random((rows, 136)).argsort(axis=1) // 4
+    if deal == "pair_rich":
+        walls = np.array([_pair_rich_wall(rng) for _ in range(rows)])
     for i in range(rows):
         obs.hand[i] = np.bincount(walls[i, :14], minlength=34)
         obs.visible[i] = obs.hand[i] + np.bincount(walls[i, 14:40], minlength=34)
@@ -194,6 +212,8 @@ def test_efficiency_discard_is_best_by_brute_force(preset, form):
         rank = np.array([2 if t >= 27 else int(t % 9 in (0, 8)) for t in held])
         best &= rank == rank[best].max()
         assert chosen[i] in held[best], (i, chosen[i], held[best])
+    if deal == "pair_rich":  # the rows do reach the seven-pairs path
+        assert (shanten(obs.hand, form="seven_pairs") <= shanten(obs.hand, form="standard")).sum() >= 20
 
 
 def test_efficiency_declares_a_concealed_kong_that_keeps_the_shanten():

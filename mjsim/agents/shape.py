@@ -393,53 +393,68 @@ def start_ukeire(hand, hi, vis, vi, sets, special, forms, T, W):
 
 
 @njit(cache=True)
-def _cross_special(hand, hi, vis, vi, sets, d, target, forms, T, W):
-    """Ukeire outside ``d``'s component when seven pairs / orphans count (direct, no shortcuts)."""
+def _tight_bits(sets, c, x, goal, W):
+    """Entries of component ``x``'s vector that are tight (lie on an optimal split) for the hand after a
+    discard from component ``c`` (that component's vector in S_TMP) whose need is ``goal``.
+
+    Only entries some draw lowers (``W[R_INFO, 20 + x]``) are checked; each check is one entry of the
+    convolution of the discard's component with the remaining pair of components.
+    """
+    ps = pair_slot(W, PAIR_REST[c, x], sets)
+    lowered = W[R_INFO, 20 + x]
+    tight = 0
+    for m in range(sets + 1):
+        mm = sets - m
+        for p in range(2):
+            j = 2 * m + p
+            if not (lowered >> j) & 1 or W[S_VEC + x, j] > goal:
+                continue
+            r = BIG
+            if p == 1:  # the pair lies elsewhere
+                for a in range(mm + 1):
+                    r = min(r, W[S_TMP, 2 * a] + W[ps, 2 * (mm - a)])
+            else:
+                for a in range(mm + 1):
+                    r = min(r, W[S_TMP, 2 * a + 1] + W[ps, 2 * (mm - a)], W[S_TMP, 2 * a] + W[ps, 2 * (mm - a) + 1])
+            if W[S_VEC + x, j] + r == goal:
+                tight |= 1 << j
+    return tight
+
+
+@njit(cache=True)
+def _cross_special(hand, hi, vis, vi, sets, d, standard, special, forms, W):
+    """Ukeire outside ``d``'s component when seven pairs / orphans count: ``standard`` and ``special`` are
+    the two shanten values after the discard (its component's vector in S_TMP).
+
+    One draw lowers either value by at most one, so only a form whose value is the minimum can improve
+    the hand: a draw counts when it lowers a tight entry of the standard form (as in
+    :func:`_cross_tight`) or the special shanten, whichever of the two forms is at the minimum.
+    """
     c = d // 9
+    target = min(standard, special)
     total = 0
     for x in range(4):
         if x == c or W[R_INFO, 11 + x] == 0:
             continue
-        convolve_rev(W, S_TMP, pair_slot(W, PAIR_REST[c, x], sets), S_REST + x, sets)
+        tight = _tight_bits(sets, c, x, standard + 1, W) if standard == target else 0
         for e in range(W[R_INFO, 11 + x]):
             k = W[R_DK + x, e]
-            s = close_tab(T, W[R_INFO, x] + WEIGHT[k], W, S_REST + x) - 1
-            s = min(s, special_shanten(hand, hi, forms, d, k, W))
-            total += (4 - vis[vi, k]) if s < target else 0
+            lowers = (W[R_IMASK, k] & tight) != 0
+            if not lowers and special == target:
+                lowers = special_shanten(hand, hi, forms, d, k, W) < target
+            total += (4 - vis[vi, k]) if lowers else 0
     return total
 
 
 @njit(cache=True)
 def _cross_tight(vis, vi, sets, c, target, W):
     """Ukeire outside component ``c`` (its vector after the discard in S_TMP): a draw counts when it
-    lowers an entry of its component that is tight on an optimal split of the hand after the discard.
-
-    Only the entries some draw lowers (``W[R_INFO, 20 + x]``) and that can be tight are checked;
-    each check is one entry of the convolution of the discard's component with the remaining pair.
-    """
+    lowers an entry of its component that is tight on an optimal split of the hand after the discard."""
     total = 0
-    goal = target + 1
     for x in range(4):
         if x == c or W[R_INFO, 11 + x] == 0:
             continue
-        ps = pair_slot(W, PAIR_REST[c, x], sets)
-        lowered = W[R_INFO, 20 + x]
-        tight = 0
-        for m in range(sets + 1):
-            mm = sets - m
-            for p in range(2):
-                j = 2 * m + p
-                if not (lowered >> j) & 1 or W[S_VEC + x, j] > goal:
-                    continue
-                r = BIG
-                if p == 1:  # the pair lies elsewhere
-                    for a in range(mm + 1):
-                        r = min(r, W[S_TMP, 2 * a] + W[ps, 2 * (mm - a)])
-                else:
-                    for a in range(mm + 1):
-                        r = min(r, W[S_TMP, 2 * a + 1] + W[ps, 2 * (mm - a)], W[S_TMP, 2 * a] + W[ps, 2 * (mm - a) + 1])
-                if W[S_VEC + x, j] + r == goal:
-                    tight |= 1 << j
+        tight = _tight_bits(sets, c, x, target + 1, W)
         if tight:
             for e in range(W[R_INFO, 11 + x]):
                 k = W[R_DK + x, e]
@@ -466,9 +481,9 @@ def ukeire_marked(hand, hi, vis, vi, sets, special, forms, T, W):
         c = d // 9
         code = W[R_INFO, c] - WEIGHT[d]
         load(W, S_TMP, T, code)
-        target = close_rev(W, S_TMP, S_OTH + c) - 1
-        if special:
-            target = min(target, special_shanten(hand, hi, forms, d, -1, W))
+        standard = close_rev(W, S_TMP, S_OTH + c) - 1
+        special_after = special_shanten(hand, hi, forms, d, -1, W) if special else BIG
+        target = min(standard, special_after)
         total = W[R_INFO, 26]  # every unseen wild improves the hand
         for e in range(W[R_INFO, 11 + c]):
             k = W[R_DK + c, e]
@@ -476,8 +491,8 @@ def ukeire_marked(hand, hi, vis, vi, sets, special, forms, T, W):
             if special and s >= target:
                 s = min(s, special_shanten(hand, hi, forms, d, k, W))
             total += (4 - vis[vi, k]) if s < target else 0
-        if special:  # seven pairs / orphans depend on the exact discard: no shortcut
-            total += _cross_special(hand, hi, vis, vi, sets, d, target, forms, T, W)
+        if special:  # seven pairs / orphans depend on the exact discard: no cache
+            total += _cross_special(hand, hi, vis, vi, sets, d, standard, special_after, forms, W)
         else:
             e = 0
             found = False

@@ -113,8 +113,7 @@ def standard_need(codes, sets, suit_partial, honour_partial):
                 v = min(v, base - n1 + _need(suit_partial, c1, m1, 1))
                 v = min(v, base - n2 + _need(suit_partial, c2, m2, 1))
                 v = min(v, base - n3 + _need(honour_partial, c3, m3, 1))
-                if v < best:
-                    best = v
+                best = min(best, v)
     return best
 
 
@@ -205,9 +204,55 @@ def standard_wilds_needed(counts, suit_exact, honour_exact):
     best = total + 2
     for comp in range(4):
         v = total - need0[comp] + need1[comp]
-        if v < best:
-            best = v
+        best = min(best, v)
     return best
+
+
+@njit(cache=True, inline="always")
+def may_be_win(counts, n_tiles, forms):
+    """A cheap necessary condition for ``is_win_counts`` with no wild tiles (no table lookups).
+
+    The engine asks "can this seat win?" for every answer to every discard;
+    most hands fail on tile counts alone (a suit whose count leaves a
+    remainder of 1 mod 3, an odd count for seven pairs, a middle tile for
+    thirteen orphans), so the full check runs only for the rest.  Never
+    False for a winning hand (tests compare it with ``is_win_counts``).
+    """
+    if forms & 1 and n_tiles % 3 == 2:
+        pair_groups = 0
+        ok = True
+        for start in (0, 9, 18):
+            total = 0
+            for t in range(start, start + 9):
+                total += counts[t]
+            r = total % 3
+            if r == 1:
+                ok = False
+            elif r == 2:
+                pair_groups += 1
+        for t in range(27, 34):
+            c = counts[t]
+            if c == 1 or c == 4:
+                ok = False
+            elif c == 2:
+                pair_groups += 1
+        if ok and pair_groups == 1:
+            return True
+    if n_tiles == 14:
+        if forms & 2:
+            odd = 0
+            for t in range(34):
+                odd += counts[t] & 1
+            if odd == 0:
+                return True
+        if forms & 4:
+            middle = 0
+            for t in range(27):
+                if t % 9 != 0 and t % 9 != 8:
+                    middle += counts[t]
+            if middle == 0:
+                return True
+    return False
 
 
 @njit(cache=True)

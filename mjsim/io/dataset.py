@@ -34,13 +34,13 @@ class DatasetWriter:
         self.rows = 0
 
     def write(self, columns: dict) -> Path:
+        """Write one part: ``columns`` maps every per-hand column to Arrow arrays (or lists/numpy arrays)."""
         n = len(columns["hand_id"])
-        data = dict(columns)
-        for name in ("run_id", "ruleset", "ruleset_hash", "mjsim_version"):
-            data[name] = [self.constants[name]] * n
-        data["policies"] = [list(self.constants["policies"])] * n
-        data = {name: _to_list(data[name]) for name in COLUMNS}
-        table = pa.Table.from_pydict(data, schema=arrow_schema())
+        constants = {name: [self.constants[name]] * n for name in ("run_id", "ruleset", "ruleset_hash", "mjsim_version")}
+        constants["policies"] = [list(self.constants["policies"])] * n
+        schema = arrow_schema()
+        arrays = [_as_arrow(constants[f.name] if f.name in constants else columns[f.name], f.type) for f in schema]
+        table = pa.Table.from_arrays(arrays, schema=schema)
         path = self.directory / f"part-{self.chunk:05d}-{self.parts:04d}.parquet"
         partial = path.with_name(path.name + f".{os.getpid()}.tmp")
         pq.write_table(table, partial, compression="zstd")
@@ -50,8 +50,10 @@ class DatasetWriter:
         return path
 
 
-def _to_list(values):
-    return values.tolist() if hasattr(values, "tolist") else values
+def _as_arrow(values, dtype: pa.DataType) -> pa.Array:
+    if isinstance(values, pa.Array):
+        return values if values.type == dtype else values.cast(dtype)
+    return pa.array(values.tolist() if hasattr(values, "tolist") else values, dtype)
 
 
 def write_run_info(directory, info: dict) -> None:

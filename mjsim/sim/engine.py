@@ -19,20 +19,57 @@ of the engine per variant).  Rule IDs refer to ``rules/common.md`` and
 from __future__ import annotations
 
 import numpy as np
-from typing import NamedTuple
-
 from numba import njit
+from numba.core import types
+from numba.experimental import structref
 
+from mjsim.hand.fast import may_be_win
 from mjsim.sim.constants import (
-    AKONG, CHOW_HIGH, CHOW_LOW, CHOW_MID, CKONG, DISCARD, KONG, KONG_ADDED, KONG_CONCEALED, KONG_FROM_DISCARD,
-    MELD_CHOW, MELD_CKONG, MELD_KONG, MELD_PUNG, PASS, PUNG, RESPONSE, ROB, TURN, WIN,
-    WIN_DISCARD, WIN_KONG_REPLACEMENT, WIN_ROBBED_KONG, WIN_SELF_DRAW,
+    AKONG,
+    CHOW_HIGH,
+    CHOW_LOW,
+    CHOW_MID,
+    CKONG,
+    DISCARD,
+    KONG,
+    KONG_ADDED,
+    KONG_CONCEALED,
+    KONG_FROM_DISCARD,
+    MELD_CHOW,
+    MELD_CKONG,
+    MELD_KONG,
+    MELD_PUNG,
+    PASS,
+    PUNG,
+    RESPONSE,
+    ROB,
+    TURN,
+    WIN,
+    WIN_DISCARD,
+    WIN_KONG_REPLACEMENT,
+    WIN_ROBBED_KONG,
+    WIN_SELF_DRAW,
 )  # fmt: skip
-from mjsim.sim.fastscore import FIRST_TURN, KONG_REPLACEMENT, LAST_TILE, N_PATTERNS, ROBBED_KONG, SELF_DRAW
-from mjsim.sim.scoring import score_win
+from mjsim.sim.fastscore import (
+    FIRST_TURN,
+    KONG_REPLACEMENT,
+    LAST_TILE,
+    N_PATTERNS,
+    ROBBED_KONG,
+    SELF_DRAW,
+)
 from mjsim.sim.rng import mix64, next_below, stream_seed
+from mjsim.sim.scoring import score_win
 from mjsim.sim.settle import horse_seat, settle
-from mjsim.sim.state import PH_DRAW, PH_END, PH_IDLE, PH_RESPONSE, PH_ROB, PH_TURN, TRACE_LEN
+from mjsim.sim.state import (
+    PH_DRAW,
+    PH_END,
+    PH_IDLE,
+    PH_RESPONSE,
+    PH_ROB,
+    PH_TURN,
+    TRACE_LEN,
+)
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 TRACE_DRAW = 200  # trace pseudo-actions besides the action codes
@@ -43,13 +80,26 @@ TRACE_EXHAUSTED = 202
 # ---- small helpers ---------------------------------------------------------------------------
 
 
-class Work(NamedTuple):
-    """Scratch arrays a step reuses, so no array is allocated per possible win."""
+@structref.register
+class WorkType(types.StructRef):
+    """Numba type of :class:`Work`."""
 
-    found: np.ndarray  # int8 (N_PATTERNS,): pattern counts of a trial score
-    real: np.ndarray  # int8 (34,): a hand without its wild tiles
-    totals: np.ndarray  # int64 (34,): a hand with its melds (推倒胡 scorer)
-    counts: np.ndarray  # int8 (34,): a hand plus the tile under answer
+    def preprocess_fields(self, fields):
+        return tuple((name, types.unliteral(typ)) for name, typ in fields)
+
+
+class Work(structref.StructRefProxy):
+    """Scratch arrays a step reuses, so no array is allocated per possible win.
+
+    Fields: ``found`` int8 (N_PATTERNS,) pattern counts of a trial score;
+    ``real`` int8 (34,) a hand without its wild tiles; ``totals`` int64 (34,)
+    a hand with its melds (推倒胡 scorer); ``counts`` int8 (34,) a hand plus
+    the tile under answer.  A struct reference, so passing it down the
+    inlined legality checks updates one reference count, not four.
+    """
+
+
+structref.define_proxy(Work, WorkType, ["found", "real", "totals", "counts"])
 
 
 @njit(cache=True)
@@ -115,6 +165,10 @@ def _score(st, p, sc, b, s, counts, win_tile, flags, discard_winners, found, wor
 @njit(cache=True, inline="always")
 def _win_fan(st, p, sc, b, s, counts, win_tile, flags, work):
     """Value if ``counts`` is a legal win for seat ``s`` (shape, JPH-P4 minimum fan, 满鬼), else -1."""
+    wild_a, wild_b = st.wild[b, 0], st.wild[b, 1]
+    holds_wild = (wild_a >= 0 and counts[wild_a] > 0) or (wild_b >= 0 and counts[wild_b] > 0)
+    if not holds_wild and not may_be_win(counts, counts.sum(), p.forms):
+        return -1  # the common case, decided without the scorer's tables
     fan = _score(st, p, sc, b, s, counts, win_tile, flags, 1, work.found, work)
     return fan if fan >= 0 else -1
 
@@ -452,10 +506,11 @@ def _turn_legal(st, p, sc, b, legal, work):
     hand = st.hands[b, s]
     drew = st.target[b] >= 0
     can_kong = drew and _drawable(st, b) > 0
+    wild_a, wild_b = st.wild[b, 0], st.wild[b, 1]
     for t in range(34):
         if hand[t] > 0:
             legal[DISCARD + t] = True
-        if can_kong and hand[t] == 4 and not _is_wild(st, b, t):  # wilds form no kong (C-J1)
+        if can_kong and hand[t] == 4 and t != wild_a and t != wild_b:  # wilds form no kong (C-J1)
             legal[CKONG + t] = True
     if can_kong:
         for m in range(st.n_melds[b, s]):
@@ -682,12 +737,10 @@ def _resolve(st, p, sc, b, work):
     t = st.target[b]
     robbing = st.phase[b] == PH_ROB
     n_win = 0
-    order = np.empty(3, np.int64)
     for r in range(1, 4):
         s = (d + r) % 4
         if st.responses[b, s] == WIN:
             if n_win == 0 or p.multiple_win:  # C-P2: else the first in turn order (截胡)
-                order[n_win] = s
                 n_win += 1
     if not robbing:
         for r in range(1, 4):  # missed wins (漏胡 / 过手 / 过水)
@@ -703,6 +756,13 @@ def _resolve(st, p, sc, b, work):
         kind = WIN_ROBBED_KONG if robbing else WIN_DISCARD
         if not robbing:
             st.discards[b, d, t] -= 1
+        order = np.empty(3, np.int64)  # the winners in turn order from the discarder
+        k = 0
+        for r in range(1, 4):
+            s = (d + r) % 4
+            if st.responses[b, s] == WIN and k < n_win:
+                order[k] = s
+                k += 1
         for i in range(n_win):
             s = order[i]
             counts = st.hands[b, s].copy()
@@ -749,49 +809,56 @@ def _resolve(st, p, sc, b, work):
 # ---- observations --------------------------------------------------------------------------------------
 
 
-@njit(cache=True, inline="always")
-def _observe(st, p, b, s, decision, obs, row):
-    # Array fields are read into locals once: numba counts references each
-    # time a field is taken from a NamedTuple, and inside these loops that
-    # bookkeeping would cost more than the copying itself.
-    hands, exposed, discards = st.hands, st.exposed, st.discards
-    o_hand, o_visible, o_exposed, o_discards = obs.hand, obs.visible, obs.exposed, obs.discards
-    n = 0
-    for t in range(34):
-        c = hands[b, s, t]
-        o_hand[row, t] = c
-        o_visible[row, t] = c
-        n += c
-    obs.n_concealed[row] = n
-    n_melds = st.n_melds
-    obs.sets_needed[row] = (5 if p.hand_size == 16 else 4) - n_melds[b, s]
-    o_count = obs.meld_count
-    for r in range(4):
-        other = (s + r) % 4
-        o_count[row, r] = n_melds[b, other]
+@njit(cache=True)
+def observe(st, p, rows, row_table, row_seat, obs):
+    """Fill the observation of every decision row ``collect`` wrote (what that seat sees, nothing more)."""
+    # Every array is read into a local once: numba counts a reference each
+    # time a field is taken from the state or a NamedTuple, and per row and
+    # tile that bookkeeping (atomic increments) cost more than the copying.
+    hands, exposed, discards, n_melds = st.hands, st.exposed, st.discards, st.n_melds
+    phase, actor, target, dealer, round_wind, wild = st.phase, st.actor, st.target, st.dealer, st.round_wind, st.wild
+    front, back = st.front, st.back
+    o_hand, o_visible, o_exposed, o_discards, o_count = obs.hand, obs.visible, obs.exposed, obs.discards, obs.meld_count
+    o_n, o_sets, o_wall, o_offset, o_round = obs.n_concealed, obs.sets_needed, obs.wall_left, obs.seat_offset, obs.round_wind
+    o_decision, o_target, o_from, o_wild = obs.decision, obs.target, obs.target_from, obs.wild
+    sets = 5 if p.hand_size == 16 else 4
+    for row in range(rows):
+        b = row_table[row]
+        s = row_seat[row]
+        n = 0
         for t in range(34):
-            e = exposed[b, other, t]
-            d = discards[b, other, t]
-            o_exposed[row, r, t] = e
-            o_discards[row, r, t] = d
-            o_visible[row, t] += e + d
-    obs.wall_left[row] = _drawable(st, b)
-    obs.seat_offset[row] = (s - st.dealer[b]) % 4
-    obs.round_wind[row] = st.round_wind[b]
-    obs.decision[row] = decision
-    obs.target[row] = st.target[b]
-    obs.target_from[row] = -1 if decision == TURN else (st.actor[b] - s) % 4
-    o_wild = obs.wild
-    for t in range(34):
-        o_wild[row, t] = False
-    for k in range(2):
-        if st.wild[b, k] >= 0:
-            o_wild[row, st.wild[b, k]] = True
+            c = hands[b, s, t]
+            o_hand[row, t] = c
+            o_visible[row, t] = c
+            n += c
+            o_wild[row, t] = False
+        o_n[row] = n
+        o_sets[row] = sets - n_melds[b, s]
+        for r in range(4):
+            other = (s + r) % 4
+            o_count[row, r] = n_melds[b, other]
+            for t in range(34):
+                e = exposed[b, other, t]
+                d = discards[b, other, t]
+                o_exposed[row, r, t] = e
+                o_discards[row, r, t] = d
+                o_visible[row, t] += e + d
+        o_wall[row] = back[b] - front[b] + 1
+        o_offset[row] = (s - dealer[b]) % 4
+        o_round[row] = round_wind[b]
+        decision = TURN if phase[b] == PH_TURN else (ROB if phase[b] == PH_ROB else RESPONSE)
+        o_decision[row] = decision
+        o_target[row] = target[b]
+        o_from[row] = -1 if decision == TURN else (actor[b] - s) % 4
+        for k in range(2):
+            if wild[b, k] >= 0:
+                o_wild[row, wild[b, k]] = True
 
 
 @njit(cache=True)
 def collect(st, p, sc, queue, out, obs, legal, row_table, row_seat):
-    """Advance every table to its next decision; return the number of decision rows written.
+    """Advance every table to its next decision; return the number of decision rows written
+    (``row_table``, ``row_seat``, the legal mask and what each seat sees, ``obs``).
 
     A table whose hand ended while ``out`` is full waits in PH_END until the
     caller has flushed the records.
@@ -817,21 +884,18 @@ def collect(st, p, sc, queue, out, obs, legal, row_table, row_seat):
             if phase == PH_TURN:
                 legal[rows] = False
                 _turn_legal(st, p, sc, b, legal[rows], work)
-                _observe(st, p, b, st.actor[b], TURN, obs, rows)
                 row_table[rows] = b
                 row_seat[rows] = st.actor[b]
                 rows += 1
                 break
             # PH_RESPONSE or PH_ROB
             asked = 0
-            decision = ROB if phase == PH_ROB else RESPONSE
             for r in range(1, 4):
                 s = (st.actor[b] + r) % 4
                 legal[rows] = False
                 st.responses[b, s] = PASS
                 if _answer_legal(st, p, sc, b, s, legal[rows], work):
                     st.responses[b, s] = -1
-                    _observe(st, p, b, s, decision, obs, rows)
                     row_table[rows] = b
                     row_seat[rows] = s
                     rows += 1
@@ -839,6 +903,7 @@ def collect(st, p, sc, queue, out, obs, legal, row_table, row_seat):
             if asked:
                 break
             _resolve(st, p, sc, b, work)
+    observe(st, p, rows, row_table, row_seat, obs)
     return rows
 
 

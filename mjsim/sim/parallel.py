@@ -70,6 +70,7 @@ def run_chunk(spec: RunSpec, chunk: int, first: int, end: int, out_dir) -> int:
     for columns in play_sessions(
         spec.ruleset, seats, seed=spec.seed, first_session=first, end_session=end,
         session_length=spec.session_length, first_dealer=spec.first_dealer, round_wind=spec.round_wind,
+        as_arrow=True,
     ):  # fmt: skip
         writer.write(columns)
     return writer.rows

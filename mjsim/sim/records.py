@@ -1,9 +1,16 @@
 """Finished hands as columnar arrays: the engine appends, the runner flushes.
 
-``HandRecords`` is the compiled engine's output buffer (one row per hand);
-``rows_to_columns`` turns a filled prefix into plain Python/numpy columns in
-the log's vocabulary (tile notation, pattern ids, win kind names) for
-:mod:`mjsim.io`.
+``HandRecords`` is the compiled engine's output buffer (one row per hand).
+Two readers turn a filled prefix into the log's vocabulary (tile notation,
+pattern ids, win kind names):
+
+``arrow_columns``
+    whole columns at once, as Arrow arrays built from the numpy buffers
+    (offsets and takes, no Python object per value): what runs write;
+``rows_to_columns``
+    the readable reference, row by row into Python lists and numpy arrays:
+    what replay and the tests read, and what the tests compare the Arrow
+    columns with.
 """
 
 from __future__ import annotations
@@ -12,10 +19,11 @@ from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
+import pyarrow as pa
 
 from mjsim.sim.constants import KONG_KIND_NAMES, MAX_MELDS, MELD_NAMES, WIN_KIND_NAMES
 from mjsim.sim.fastscore import FIRST_TURN, LAST_TILE, N_PATTERNS, PATTERN_IDS
-from mjsim.sim.state import MAX_HORSES, MAX_KONGS, N_COMPONENTS
+from mjsim.sim.state import COMPONENT_NAMES, MAX_HORSES, MAX_KONGS, N_COMPONENTS
 from mjsim.tiles import format_counts, tile_name
 
 
@@ -205,4 +213,103 @@ def rows_to_columns(records: HandRecords, n: int) -> dict[str, list | np.ndarray
     for index, name in enumerate(("win", "kong", "horse", "liability", "penalty")):
         cols[f"net_{name}"] = nets[:, index, :].copy()
     assert N_COMPONENTS == 5
+    return cols
+
+
+# ---- whole columns as Arrow arrays -------------------------------------------------------------------
+
+_TILE_NAMES = pa.array([tile_name(t) for t in range(34)])
+_WIN_KINDS = pa.array(list(WIN_KIND_NAMES))
+_PATTERNS = pa.array(list(PATTERN_IDS))
+_MELD_STRINGS = pa.array(
+    ["" if kind == 0 or (MELD_NAMES[kind] == "chow" and tile % 9 > 6) or tile >= 34 else _meld_text(kind, tile)
+     for kind in range(len(MELD_NAMES)) for tile in range(34)]
+)  # fmt: skip
+_KONG_STRINGS = pa.array(
+    [f"{seat}:{KONG_KIND_NAMES[kind]}:{source}" for seat in range(4) for kind in range(len(KONG_KIND_NAMES))
+     for source in range(-1, 4)]
+)  # fmt: skip
+
+
+def _ragged(values: pa.Array, lengths: np.ndarray) -> pa.ListArray:
+    """A list array whose row ``i`` holds the next ``lengths[i]`` of ``values``."""
+    offsets = np.zeros(lengths.size + 1, np.int32)
+    np.cumsum(lengths, out=offsets[1:])
+    return pa.ListArray.from_arrays(pa.array(offsets), values)
+
+
+def _leading(table: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """The first ``lengths[i]`` entries of each row of ``table`` (R, K), flattened in row order."""
+    return table[np.arange(table.shape[1]) < lengths[:, None]]
+
+
+def _fixed(table: np.ndarray) -> pa.FixedSizeListArray:
+    """Rows of ``table`` (R, 4) as fixed-size int64 lists."""
+    return pa.FixedSizeListArray.from_arrays(pa.array(table.astype(np.int64).ravel()), table.shape[1])
+
+
+def _seat_or_null(values: np.ndarray) -> pa.Array:
+    return pa.array(values.astype(np.int8), mask=values < 0)
+
+
+def _win_hand_texts(hands: np.ndarray) -> pa.Array:
+    return pa.array([hand_text(counts) for counts in hands], pa.string())
+
+
+def arrow_columns(records: HandRecords, n: int) -> dict[str, pa.Array]:
+    """The first ``n`` rows as Arrow columns (every log column but the run's constants)."""
+    r = slice(0, n)
+    n_winners = records.n_winners[r].astype(np.int64)
+    per_winner = np.arange(4) < n_winners[:, None]  # (n, 4): the winner slots in use
+    cols: dict[str, pa.Array] = {
+        "hand_id": pa.array(records.hand_id[r]),
+        "seed": pa.array(records.seed[r].astype(np.uint64)),
+        "session": pa.array(records.session[r]),
+        "hand_in_session": pa.array(records.hand_in_session[r]),
+        "dealer": pa.array(records.dealer[r]),
+        "round_wind": pa.array(records.round_wind[r]),
+        "streak": pa.array(records.streak[r]),
+        "winners": _ragged(pa.array(records.winners[r][per_winner]), n_winners),
+        "discarder": _seat_or_null(records.discarder[r]),
+        "win_kind": _ragged(_WIN_KINDS.take(pa.array(records.win_kind[r][per_winner].astype(np.int64))), n_winners),
+        "fan": _ragged(pa.array(records.fan[r][per_winner]), n_winners),
+    }
+    # per winner, in win order: patterns (repeated by count, in PATTERN_IDS order), hands, melds
+    counts = records.patterns[r][per_winner].astype(np.int64)  # (W, N_PATTERNS)
+    ids = np.repeat(np.tile(np.arange(N_PATTERNS), counts.shape[0]), counts.ravel())
+    cols["patterns"] = _ragged(_ragged(_PATTERNS.take(pa.array(ids)), counts.sum(axis=1)), n_winners)
+    cols["win_hands"] = _ragged(_win_hand_texts(records.win_hand[r][per_winner]), n_winners)
+    cols["win_tiles"] = _ragged(_TILE_NAMES.take(pa.array(records.win_tile[r][per_winner].astype(np.int64))),
+                                n_winners)  # fmt: skip
+    melds = records.win_melds[r][per_winner].astype(np.int64)  # (W, MAX_MELDS, 2); a kind of 0 ends the list
+    empty = melds[:, :, 0] == 0
+    n_melds = np.where(empty.any(axis=1), empty.argmax(axis=1), MAX_MELDS)
+    meld_keys = _leading(melds[:, :, 0] * 34 + melds[:, :, 1], n_melds)
+    cols["win_melds"] = _ragged(_ragged(_MELD_STRINGS.take(pa.array(meld_keys)), n_melds), n_winners)
+    flags = records.win_flags[r][per_winner]
+    cols["last_tile"] = _ragged(pa.array((flags & LAST_TILE) != 0), n_winners)
+    cols["first_turn"] = _ragged(pa.array((flags & FIRST_TURN) != 0), n_winners)
+    cols["liable"] = _seat_or_null(records.liable[r])
+    nets = records.nets[r]
+    cols["net"] = _fixed(nets.sum(axis=1))
+    for index, name in enumerate(COMPONENT_NAMES):
+        cols[f"net_{name}"] = _fixed(nets[:, index, :])
+    wild = records.wild[r].astype(np.int64)
+    cols["wilds"] = _ragged(_TILE_NAMES.take(pa.array(wild[wild >= 0])), (wild >= 0).sum(axis=1))
+    n_horses = records.n_horses[r].astype(np.int64)
+    horse_tiles = _leading(records.horse_tiles[r].astype(np.int64), n_horses)
+    cols["horses"] = _ragged(_TILE_NAMES.take(pa.array(horse_tiles)), n_horses)
+    cols["horse_seats"] = _ragged(pa.array(_leading(records.horse_seats[r], n_horses)), n_horses)
+    cols["horse_hits"] = pa.array(records.horse_hits[r])
+    pool = records.horse_pool[r].astype(np.int64)
+    cols["horse_pool"] = _ragged(_TILE_NAMES.take(pa.array(pool.ravel())), np.full(n, pool.shape[1]))
+    n_kongs = records.n_kongs[r].astype(np.int64)
+    kinds = len(KONG_KIND_NAMES)
+    kong_keys = (records.kong_seat[r].astype(np.int64) * kinds + records.kong_kind[r]) * 5 + records.kong_from[r] + 1
+    cols["kongs"] = _ragged(_KONG_STRINGS.take(pa.array(_leading(kong_keys, n_kongs))), n_kongs)
+    cols["kong_from_discard"] = _ragged(pa.array(records.win_kong_from[r][per_winner]), n_winners)
+    for name in ("twelve_feeder", "twelve_turn", "limit_feeder", "limit_turn"):
+        cols[name] = _fixed(getattr(records, name)[r])
+    cols["turns"] = pa.array(records.turns[r])
+    cols["wall_left"] = pa.array(records.wall_left[r])
     return cols

@@ -17,7 +17,7 @@ import numpy as np
 from mjsim.sim import engine
 from mjsim.sim.constants import N_ACTIONS
 from mjsim.sim.observation import empty_observation, policy_rules, take
-from mjsim.sim.records import allocate_records, rows_to_columns
+from mjsim.sim.records import allocate_records, arrow_columns, rows_to_columns
 from mjsim.sim.rng import root_key
 from mjsim.sim.scoring import scoring
 from mjsim.sim.state import allocate_state, engine_params
@@ -72,11 +72,14 @@ def play_sessions(
     tables: int = 2048,
     chunk_rows: int = 20_000,
     on_hands: Callable[[int], None] | None = None,
+    as_arrow: bool = False,
 ) -> Iterator[dict]:
     """Play sessions ``[first_session, end_session)`` and yield record columns, ``chunk_rows`` hands at most each.
 
     Rows come out in the order hands finish; ``hand_id`` identifies them
-    (``session * session_length + hand_in_session``).
+    (``session * session_length + hand_in_session``).  Columns are Python
+    lists and numpy arrays (``rows_to_columns``), or with ``as_arrow`` the
+    Arrow arrays a run writes (``arrow_columns``, much faster).
     """
     check_supported(ruleset)
     sessions = end_session - first_session
@@ -103,7 +106,7 @@ def play_sessions(
         rows = engine.collect(state, params, sc, queue, out, obs, legal, row_table, row_seat)
         if out.count[0] >= chunk_rows or (rows == 0 and out.count[0] > 0):
             n = int(out.count[0])
-            columns = rows_to_columns(out, n)
+            columns = arrow_columns(out, n) if as_arrow else rows_to_columns(out, n)
             out.count[0] = 0
             out.nets[:n] = 0
             if on_hands is not None:
@@ -123,12 +126,14 @@ def _decide(seats, seat_policy, obs, legal, rng_rows, actions, row_seat, rows, r
     """Ask each seat's policy for its rows' actions; check every answer is legal."""
     owner = seat_policy[row_seat[:rows]]
     for index in np.unique(owner):
-        idx = np.flatnonzero(owner == index)
+        # one policy at every seat (the common case) reads the buffers' first rows as views, uncopied
+        positions = np.flatnonzero(owner == index)
+        idx = slice(0, rows) if positions.size == rows else positions
         seat = seats.groups.index(index)
         streams = rng_rows[idx]
         chosen = seats.policies[seat].act(take(obs, idx), legal[idx], streams, seats.params[seat], rules)
         rng_rows[idx] = streams
-        ok = legal[idx, chosen]
+        ok = legal[positions, chosen]
         if not ok.all():
             bad = int(np.flatnonzero(~ok)[0])
             raise RuntimeError(f"policy {seats.specs[seat]!r} chose the illegal action {int(chosen[bad])}")

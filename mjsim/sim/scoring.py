@@ -2,19 +2,36 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 from numba import njit
+from numba.core import types
+from numba.experimental import structref
 
-from mjsim.hand.fast import HandTables, hand_tables, is_win_counts
-from mjsim.sim.fastscore import NOT_A_WIN, ScoreParams, score_jipinghu, score_params
-from mjsim.sim.fastscore_tdh import TdhParams, score_tuidaohu, tdh_params
+from mjsim.hand.fast import hand_tables, is_win_counts
+from mjsim.sim.fastscore import NOT_A_WIN, score_jipinghu, score_params
+from mjsim.sim.fastscore_tdh import score_tuidaohu, tdh_params
 
 
-class Scoring(NamedTuple):
-    jph: ScoreParams  # 鸡平胡 tables (mjsim.sim.fastscore)
-    tdh: TdhParams  # 推倒胡 tables (mjsim.sim.fastscore_tdh)
-    tables: HandTables  # the lookup tables of mjsim.hand
+@structref.register
+class ScoringType(types.StructRef):
+    """Numba type of :class:`Scoring`."""
+
+    def preprocess_fields(self, fields):
+        return tuple((name, types.unliteral(typ)) for name, typ in fields)
+
+
+class Scoring(structref.StructRefProxy):
+    """The scorers' tables, passed to compiled code by reference.
+
+    Fields: ``jph`` (鸡平胡 ``ScoreParams``, :mod:`mjsim.sim.fastscore`),
+    ``tdh`` (推倒胡 ``TdhParams``, :mod:`mjsim.sim.fastscore_tdh`) and
+    ``tables`` (the ``HandTables`` of :mod:`mjsim.hand`).  A struct
+    reference rather than a NamedTuple: the engine hands it down through
+    every legality check, and a NamedTuple would have its ten arrays'
+    reference counts updated at each of those calls.
+    """
+
+
+structref.define_proxy(Scoring, ScoringType, ["jph", "tdh", "tables"])
 
 
 def scoring(ruleset) -> Scoring:
