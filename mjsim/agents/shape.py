@@ -271,17 +271,62 @@ def special_on(forms, sets, own_melds):
     return (forms & 6) != 0 and sets == 4 and own_melds == 0
 
 
-@njit(cache=True)
-def _count_change(W, u, old, new, sign):
-    """Adjust the seven-pairs / orphans counts in ``W[R_INFO, 15:20]`` for kind ``u`` going from
-    ``old`` to ``new`` copies (``sign`` -1 undoes the change)."""
+@njit(cache=True, inline="always")
+def _kind_change(u, old, new):
+    """How the five seven-pairs / orphans counts (``W[R_INFO, 15:20]``) move when kind ``u`` goes from
+    ``old`` to ``new`` copies: pairs (quads as two), pair kinds, kinds, orphan kinds, orphan pair kinds."""
     orphan = u >= 27 or u % 9 == 0 or u % 9 == 8
-    W[R_INFO, 15] += sign * (new // 2 - old // 2)
-    W[R_INFO, 16] += sign * ((1 if new >= 2 else 0) - (1 if old >= 2 else 0))
-    W[R_INFO, 17] += sign * ((1 if new >= 1 else 0) - (1 if old >= 1 else 0))
-    if orphan:
-        W[R_INFO, 18] += sign * ((1 if new >= 1 else 0) - (1 if old >= 1 else 0))
-        W[R_INFO, 19] += sign * ((1 if new >= 2 else 0) - (1 if old >= 2 else 0))
+    pairs = new // 2 - old // 2
+    pair_kinds = (1 if new >= 2 else 0) - (1 if old >= 2 else 0)
+    kinds = (1 if new >= 1 else 0) - (1 if old >= 1 else 0)
+    return pairs, pair_kinds, kinds, kinds if orphan else 0, pair_kinds if orphan else 0
+
+
+@njit(cache=True, inline="always")
+def _special_value(forms, pairs, pair_kinds, kinds, orphan_kinds, orphan_pairs, wilds, n_tiles):
+    """Seven-pairs / thirteen-orphans shanten (raw units, see the module notes) from the five counts."""
+    best = BIG
+    if forms & 2:
+        if forms & 8:
+            best = 6 - pair_kinds + max(0, 7 - kinds)
+        else:
+            best = 6 - min(7, pairs)
+    if forms & 4:
+        best = min(best, 13 - orphan_kinds - (1 if orphan_pairs > 0 else 0))
+    if wilds > 0:  # raw units: the true value raw - w cannot go below -1 (complete size) or 0 (waiting)
+        best = max(best, wilds + (-1 if n_tiles % 3 == 2 else 0))
+    return best
+
+
+@njit(cache=True, inline="always")
+def special_after(forms, counts, out_kind, out_held, in_kind, in_held):
+    """Seven-pairs / orphans shanten of the analysed hand minus ``out_kind`` plus ``in_kind`` (-1: none),
+    holding ``out_held`` / ``in_held`` copies of them; ``counts`` = the tuple of :func:`special_counts`.
+
+    Scalars only, so the loops over (discard, draw) pairs call it without touching any array."""
+    pairs, pair_kinds, kinds, orphan_kinds, orphan_pairs, wilds, n_tiles = counts
+    if out_kind == in_kind:
+        out_kind = in_kind = -1
+    if out_kind >= 0:
+        a, b, c, d, e = _kind_change(out_kind, out_held, out_held - 1)
+        pairs, pair_kinds, kinds, orphan_kinds, orphan_pairs = (
+            pairs + a, pair_kinds + b, kinds + c, orphan_kinds + d, orphan_pairs + e)  # fmt: skip
+        n_tiles -= 1
+    if in_kind >= 0:
+        a, b, c, d, e = _kind_change(in_kind, in_held, in_held + 1)
+        pairs, pair_kinds, kinds, orphan_kinds, orphan_pairs = (
+            pairs + a, pair_kinds + b, kinds + c, orphan_kinds + d, orphan_pairs + e)  # fmt: skip
+        n_tiles += 1
+    return _special_value(forms, pairs, pair_kinds, kinds, orphan_kinds, orphan_pairs, wilds, n_tiles)
+
+
+@njit(cache=True, inline="always")
+def special_counts(W):
+    """The analysed hand's seven-pairs / orphans counts, wild tiles held and tile count (all wilds
+    included), read once per decision for :func:`special_after`."""
+    wilds = W[R_INFO, 24]
+    return (W[R_INFO, 15], W[R_INFO, 16], W[R_INFO, 17], W[R_INFO, 18], W[R_INFO, 19], wilds,
+            W[R_INFO, 25] + wilds)  # fmt: skip
 
 
 @njit(cache=True)
@@ -289,29 +334,9 @@ def special_shanten(hand, hi, forms, out_kind, in_kind, W):
     """Seven-pairs / thirteen-orphans shanten of the analysed ``hand[hi]`` minus ``out_kind`` plus
     ``in_kind`` (-1: none), from the counts :func:`analyse` keeps (forms bits as
     :func:`mjsim.hand.fast.shanten_of`; 8: seven pairs of distinct kinds only)."""
-    if out_kind == in_kind:
-        out_kind = in_kind = -1
-    if out_kind >= 0:
-        _count_change(W, out_kind, hand[hi, out_kind], hand[hi, out_kind] - 1, 1)
-    if in_kind >= 0:
-        _count_change(W, in_kind, hand[hi, in_kind], hand[hi, in_kind] + 1, 1)
-    best = BIG
-    if forms & 2:
-        if forms & 8:
-            best = 6 - W[R_INFO, 16] + max(0, 7 - W[R_INFO, 17])
-        else:
-            best = 6 - min(7, W[R_INFO, 15])
-    if forms & 4:
-        best = min(best, 13 - W[R_INFO, 18] - (1 if W[R_INFO, 19] > 0 else 0))
-    w = W[R_INFO, 24]
-    if w > 0:  # raw units: the true value raw - w cannot go below -1 (complete size) or 0 (waiting)
-        n = W[R_INFO, 25] + w - (1 if out_kind >= 0 else 0) + (1 if in_kind >= 0 else 0)
-        best = max(best, w + (-1 if n % 3 == 2 else 0))
-    if in_kind >= 0:
-        _count_change(W, in_kind, hand[hi, in_kind], hand[hi, in_kind] + 1, -1)
-    if out_kind >= 0:
-        _count_change(W, out_kind, hand[hi, out_kind], hand[hi, out_kind] - 1, -1)
-    return best
+    out_held = hand[hi, out_kind] if out_kind >= 0 else 0
+    in_held = hand[hi, in_kind] if in_kind >= 0 else 0
+    return special_after(forms, special_counts(W), out_kind, out_held, in_kind, in_held)
 
 
 @njit(cache=True)
@@ -337,6 +362,7 @@ def discard_shanten(hand, hi, sets, special, forms, T, W):
     """Shanten after each held discard with ``W[R_MASK]`` set into ``W[R_SH]`` (BIG elsewhere);
     returns the best.  ``hand[hi]`` holds 3 * sets + 2 tiles and is analysed."""
     best = BIG
+    counts = special_counts(W)
     for t in range(34):
         W[R_SH, t] = BIG
     for e in range(W[R_INFO, 4]):
@@ -346,7 +372,7 @@ def discard_shanten(hand, hi, sets, special, forms, T, W):
         c = t // 9
         s = close_tab(T, W[R_INFO, c] - WEIGHT[t], W, S_OTH + c) - 1
         if special:
-            s = min(s, special_shanten(hand, hi, forms, t, -1, W))
+            s = min(s, special_after(forms, counts, t, hand[hi, t], -1, 0))
         W[R_SH, t] = s
         best = min(best, s)
     return best
@@ -432,6 +458,8 @@ def _cross_special(hand, hi, vis, vi, sets, d, standard, special, forms, W):
     """
     c = d // 9
     target = min(standard, special)
+    counts = special_counts(W)
+    held_d = hand[hi, d]
     total = 0
     for x in range(4):
         if x == c or W[R_INFO, 11 + x] == 0:
@@ -441,7 +469,7 @@ def _cross_special(hand, hi, vis, vi, sets, d, standard, special, forms, W):
             k = W[R_DK + x, e]
             lowers = (W[R_IMASK, k] & tight) != 0
             if not lowers and special == target:
-                lowers = special_shanten(hand, hi, forms, d, k, W) < target
+                lowers = special_after(forms, counts, d, held_d, k, hand[hi, k]) < target
             total += (4 - vis[vi, k]) if lowers else 0
     return total
 
@@ -475,6 +503,7 @@ def ukeire_marked(hand, hi, vis, vi, sets, special, forms, T, W):
     """
     top = -1
     W[R_CACHE_C, 0] = -1
+    counts = special_counts(W)
     for d in range(34):
         if W[R_TIE, d] == 0:
             continue
@@ -482,17 +511,17 @@ def ukeire_marked(hand, hi, vis, vi, sets, special, forms, T, W):
         code = W[R_INFO, c] - WEIGHT[d]
         load(W, S_TMP, T, code)
         standard = close_rev(W, S_TMP, S_OTH + c) - 1
-        special_after = special_shanten(hand, hi, forms, d, -1, W) if special else BIG
-        target = min(standard, special_after)
+        special_d = special_after(forms, counts, d, hand[hi, d], -1, 0) if special else BIG
+        target = min(standard, special_d)
         total = W[R_INFO, 26]  # every unseen wild improves the hand
         for e in range(W[R_INFO, 11 + c]):
             k = W[R_DK + c, e]
             s = close_tab(T, code + WEIGHT[k], W, S_OTH + c) - 1
             if special and s >= target:
-                s = min(s, special_shanten(hand, hi, forms, d, k, W))
+                s = min(s, special_after(forms, counts, d, hand[hi, d], k, hand[hi, k]))
             total += (4 - vis[vi, k]) if s < target else 0
         if special:  # seven pairs / orphans depend on the exact discard: no cache
-            total += _cross_special(hand, hi, vis, vi, sets, d, standard, special_after, forms, W)
+            total += _cross_special(hand, hi, vis, vi, sets, d, standard, special_d, forms, W)
         else:
             e = 0
             found = False
