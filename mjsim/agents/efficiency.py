@@ -120,9 +120,15 @@ def efficient_turn(i, hand, hi, vis, vi, sets, own_melds, legal, forms, rng, T, 
         return WIN
     analyse(hand, hi, sets, T, W)
     best = discard_shanten(hand, hi, sets, False, forms, T, W)
-    # seven pairs / orphans move by at most one per tile: when the held hand's special shanten is
-    # above the standard best they cannot reach any discard's shanten or its ukeire, so skip them
-    special = special_on(forms, sets, own_melds) and special_shanten(hand, hi, forms, -1, -1, W) <= best
+    # seven pairs / orphans move by at most one per tile and a discard never lowers them: a form
+    # whose value for the held hand is above the standard best cannot reach any discard's shanten
+    # or its ukeire, so it is left out (each form on its own: its draw candidates cost time)
+    if special_on(forms, sets, own_melds):
+        if special_shanten(hand, hi, forms & 10, -1, -1, W) > best:
+            forms &= ~10
+        if special_shanten(hand, hi, forms & 4, -1, -1, W) > best:
+            forms &= ~4
+    special = special_on(forms, sets, own_melds)
     if special:
         best = discard_shanten(hand, hi, sets, True, forms, T, W)
     # a kong that keeps the shanten is free progress: one more draw (and kong money)
