@@ -35,7 +35,14 @@ structref.define_proxy(Scoring, ScoringType, ["jph", "tdh", "tables"])
 
 
 def scoring(ruleset) -> Scoring:
-    return Scoring(score_params(ruleset), tdh_params(ruleset), hand_tables())
+    return _new_scoring(score_params(ruleset), tdh_params(ruleset), hand_tables())
+
+
+@njit(cache=True)
+def _new_scoring(jph, tdh, tables):
+    """Build the struct in compiled code (cached), not with ``Scoring(...)`` from Python, which compiles
+    the proxy's constructor again in every process."""
+    return Scoring(jph, tdh, tables)
 
 
 @njit(cache=True)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
+from numba import njit
 from numba.core import types
 from numba.experimental import structref
 
@@ -207,6 +208,13 @@ STATE_FIELDS = (
 structref.define_proxy(State, StateType, list(STATE_FIELDS))
 
 
+@njit(cache=True)
+def _new_state(arrays):
+    """Build the struct in compiled code: numba caches this function, whereas calling ``State(...)``
+    from Python compiles the proxy's constructor again in every process (over a second per worker)."""
+    return State(*arrays)
+
+
 def allocate_state(tables: int) -> State:
     """Zeroed state for ``tables`` tables (every table idle until assigned a session)."""
     b = tables
@@ -281,7 +289,7 @@ def allocate_state(tables: int) -> State:
         trace=np.zeros((b, TRACE_LEN, 3), np.int16),
         trace_len=np.zeros(b, np.int16),
     )
-    state = State(*(arrays[name] for name in STATE_FIELDS))
+    state = _new_state(tuple(arrays[name] for name in STATE_FIELDS))
     state._arrays = arrays  # the struct shares these arrays' memory
     return state
 
