@@ -45,6 +45,7 @@ from mjsim.agents.shape import (
     terminal_rank,
     ukeire_marked,
 )
+from mjsim.sim.borrowing import njit_borrowed
 from mjsim.sim.constants import (
     AKONG,
     CHOW_HIGH,
@@ -62,7 +63,7 @@ from mjsim.sim.constants import (
 from mjsim.sim.rng import next_below
 
 
-@njit(cache=True)
+@njit_borrowed
 def pick_tied(i, rng, W):
     """A uniformly random kind among ``W[R_TIE] == 1`` (-1 if none)."""
     n = 0
@@ -79,7 +80,7 @@ def pick_tied(i, rng, W):
     return -1
 
 
-@njit(cache=True)
+@njit_borrowed
 def break_ties(i, hand, hi, vis, vi, sets, special, forms, rng, T, W):
     """Among the discards marked in ``W[R_TIE]`` (equal shanten), the one with the widest ukeire, then
     honours > terminals > middle tiles, then uniform (hand analysed)."""
@@ -106,14 +107,14 @@ def break_ties(i, hand, hi, vis, vi, sets, special, forms, rng, T, W):
     return pick_tied(i, rng, W)
 
 
-@njit(cache=True)
+@njit_borrowed
 def mask_legal_discards(legal, i, W):
     """``W[R_MASK]`` = the legal discards of row ``i``."""
     for t in range(34):
         W[R_MASK, t] = 1 if legal[i, DISCARD + t] else 0
 
 
-@njit(cache=True)
+@njit_borrowed
 def efficient_turn(i, hand, hi, vis, vi, sets, own_melds, legal, forms, rng, T, W):
     """Action of the efficiency rule on a TURN row, choosing discards among ``W[R_MASK]``."""
     if legal[i, WIN]:
@@ -152,7 +153,7 @@ def efficient_turn(i, hand, hi, vis, vi, sets, own_melds, legal, forms, rng, T, 
     return DISCARD + break_ties(i, hand, hi, vis, vi, sets, special, forms, rng, T, W)
 
 
-@njit(cache=True)
+@njit_borrowed
 def chow_uses(action, t):
     """The two held kinds a chow of discard ``t`` uses (-1, -1 if the shape is impossible)."""
     if t < 0 or t >= 27:
@@ -167,7 +168,7 @@ def chow_uses(action, t):
     return -1, -1
 
 
-@njit(cache=True)
+@njit_borrowed
 def claim_hand(hand, hi, action, t, H):
     """Copy ``hand[hi]`` minus the tiles claim ``action`` on ``t`` uses into ``H[0]``; False if the
     hand cannot make that claim."""
@@ -189,7 +190,7 @@ def claim_hand(hand, hi, action, t, H):
     return True
 
 
-@njit(cache=True)
+@njit_borrowed
 def claim_shanten(hand, hi, sets, action, t, T, W, H):
     """Shanten after claiming ``t`` with ``action`` (PUNG/KONG/CHOW_*), after the best discard for a
     pung/chow (BIG if the hand cannot make that claim).  Leaves the claimed hand in ``H[0]``."""
@@ -203,7 +204,7 @@ def claim_shanten(hand, hi, sets, action, t, T, W, H):
     return discard_shanten(H, 0, sets - 1, False, 1, T, W)
 
 
-@njit(cache=True)
+@njit_borrowed
 def waiting_shanten(hand, hi, sets, own_melds, forms, T, W):
     """Shanten of a waiting (3 * sets + 1 tile) hand over the allowed forms."""
     s = hand_shanten(hand, hi, sets, T, W)
@@ -212,7 +213,7 @@ def waiting_shanten(hand, hi, sets, own_melds, forms, T, W):
     return s
 
 
-@njit(cache=True)
+@njit_borrowed
 def efficient_response(i, hand, hi, sets, own_melds, legal, t, forms, T, W, H):
     """Action of the efficiency rule on a RESPONSE/ROB row."""
     if legal[i, WIN]:
@@ -233,12 +234,12 @@ def efficient_response(i, hand, hi, sets, own_melds, legal, t, forms, T, W, H):
     return choice
 
 
-@njit(cache=True)
+@njit_borrowed
 def clamp_sets(sets_needed, i):
     return min(max(np.int64(sets_needed[i]), 0), 5)
 
 
-@njit(cache=True, inline="always")
+@njit_borrowed(inline="always")
 def wilds_of_row(hand, i, wild, visible, G, W):
     """:func:`~mjsim.agents.shape.load_wilds` for row ``i``, inlined so that the common case (no wild
     kinds, nothing to clear) costs one scan of ``wild[i]`` and no call."""
@@ -252,7 +253,7 @@ def wilds_of_row(hand, i, wild, visible, G, W):
     return found
 
 
-@njit(cache=True)
+@njit_borrowed
 def wild_turn(i, G, wild, legal, rng):
     """A TURN row with wild kinds (``G[0]`` = the hand without its wilds): -1 when some held non-wild
     kind is a legal discard (the policy then chooses among those — a wild is never thrown away for

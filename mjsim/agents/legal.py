@@ -2,11 +2,12 @@
 
 from numba import njit
 
+from mjsim.sim.borrowing import njit_borrowed
 from mjsim.sim.constants import N_ACTIONS
 from mjsim.sim.rng import next_below
 
 
-@njit(cache=True)
+@njit_borrowed
 def uniform_legal(legal, i, rng):
     """A uniformly random legal action of row ``i`` (-1 if none is legal)."""
     n = 0
@@ -24,7 +25,7 @@ def uniform_legal(legal, i, rng):
     return -1
 
 
-@njit(cache=True)
+@njit_borrowed
 def checked(legal, i, action, rng):
     """``action`` if legal in row ``i``, else a uniform legal action (a policy bug must not stall a hand)."""
     if 0 <= action < N_ACTIONS and legal[i, action]:

@@ -46,6 +46,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from mjsim.sim.borrowing import njit_borrowed
+
 BIG = 99
 MAX_SETS = 5
 NV = 2 * (MAX_SETS + 1)  # entries of a flat need vector
@@ -102,7 +104,7 @@ def new_work():
     return W
 
 
-@njit(cache=True)
+@njit_borrowed
 def load_wilds(hand, i, wild, vis, G, W):
     """Prepare row ``i`` for its wild kinds (C-J1).  Without any: False (clearing what an earlier row
     left, so rows without wilds run exactly as before).  Else True, with ``G[0]`` = ``hand[i]`` minus
@@ -137,7 +139,7 @@ def load_wilds(hand, i, wild, vis, G, W):
     return True
 
 
-@njit(cache=True)
+@njit_borrowed
 def load(W, slot, T, code):
     """Slot ``slot`` = table row ``code`` (all NV entries: fixed-length loops compile to straight-line
     code, which matters more here than skipping the entries beyond the sets needed)."""
@@ -145,7 +147,7 @@ def load(W, slot, T, code):
         W[slot, j] = T[code, j]
 
 
-@njit(cache=True)
+@njit_borrowed
 def _convolve_upto(W, a, b, out, top):
     for j in range(2 * top + 2):
         W[out, j] = BIG
@@ -159,7 +161,7 @@ def _convolve_upto(W, a, b, out, top):
             W[out, 2 * m + 1] = min(W[out, 2 * m + 1], a1 + b0, a0 + W[b, 2 * m2 + 1])
 
 
-@njit(cache=True)
+@njit_borrowed
 def convolve(W, a, b, out, sets):
     """Min-plus of slots ``a`` and ``b`` into slot ``out`` for m = 0..sets (entries above may be stale).
     The two constant bounds let the compiler unroll the loops (a 13- and a 16-tile hand)."""
@@ -169,7 +171,7 @@ def convolve(W, a, b, out, sets):
         _convolve_upto(W, a, b, out, MAX_SETS)
 
 
-@njit(cache=True)
+@njit_borrowed
 def convolve_rev(W, a, b, out, sets):
     """Min-plus of slots ``a`` and ``b``, stored reversed for ``sets`` into ``out``:
     ``out[2 m + p] = conv[sets - m, 1 - p]``, BIG beyond m = sets (so closes need no bounds)."""
@@ -180,7 +182,7 @@ def convolve_rev(W, a, b, out, sets):
         W[out, j] = W[S_TMP + 1, src] if m <= sets else BIG
 
 
-@njit(cache=True)
+@njit_borrowed
 def close_rev(W, a, r):
     """Need of the hand whose parts have vector slot ``a`` and reversed slot ``r``."""
     best = BIG
@@ -189,7 +191,7 @@ def close_rev(W, a, r):
     return best
 
 
-@njit(cache=True)
+@njit_borrowed
 def close_tab(T, code, W, r):
     """Like :func:`close_rev` with the first part a table row."""
     best = BIG
@@ -198,7 +200,7 @@ def close_tab(T, code, W, r):
     return best
 
 
-@njit(cache=True)
+@njit_borrowed
 def analyse(hand, hi, sets, T, W):
     """Codes, need vectors, (reversed) other-three convolutions and held kinds of ``hand[hi]``."""
     n = 0
@@ -243,20 +245,20 @@ def analyse(hand, hi, sets, T, W):
     convolve_rev(W, S_PAIR + 0, S_VEC + 2, S_OTH + 3, sets)
 
 
-@njit(cache=True)
+@njit_borrowed
 def held_need(W, sets):
     """Need of the analysed hand itself (``sets`` sets + a pair)."""
     return close_rev(W, S_VEC + 3, S_OTH + 3)
 
 
-@njit(cache=True)
+@njit_borrowed
 def hand_shanten(hand, hi, sets, T, W):
     """Standard-form shanten of ``hand[hi]`` for ``sets`` sets + a pair (re-analyses ``W``)."""
     analyse(hand, hi, sets, T, W)
     return held_need(W, sets) - 1
 
 
-@njit(cache=True)
+@njit_borrowed
 def pair_slot(W, k, sets):
     """Slot of the convolution of the two components of pair index ``k`` (computed on first use)."""
     if W[R_INFO, 5 + k] == 0:
@@ -265,13 +267,13 @@ def pair_slot(W, k, sets):
     return S_PAIR + k
 
 
-@njit(cache=True)
+@njit_borrowed
 def special_on(forms, sets, own_melds):
     """Whether seven pairs / thirteen orphans can still be made (a concealed 4-set hand)."""
     return (forms & 6) != 0 and sets == 4 and own_melds == 0
 
 
-@njit(cache=True, inline="always")
+@njit_borrowed(inline="always")
 def _kind_change(u, old, new):
     """How the five seven-pairs / orphans counts (``W[R_INFO, 15:20]``) move when kind ``u`` goes from
     ``old`` to ``new`` copies: pairs (quads as two), pair kinds, kinds, orphan kinds, orphan pair kinds."""
@@ -282,7 +284,7 @@ def _kind_change(u, old, new):
     return pairs, pair_kinds, kinds, kinds if orphan else 0, pair_kinds if orphan else 0
 
 
-@njit(cache=True, inline="always")
+@njit_borrowed(inline="always")
 def _special_value(forms, pairs, pair_kinds, kinds, orphan_kinds, orphan_pairs, wilds, n_tiles):
     """Seven-pairs / thirteen-orphans shanten (raw units, see the module notes) from the five counts."""
     best = BIG
@@ -298,7 +300,7 @@ def _special_value(forms, pairs, pair_kinds, kinds, orphan_kinds, orphan_pairs, 
     return best
 
 
-@njit(cache=True, inline="always")
+@njit_borrowed(inline="always")
 def special_after(forms, counts, out_kind, out_held, in_kind, in_held):
     """Seven-pairs / orphans shanten of the analysed hand minus ``out_kind`` plus ``in_kind`` (-1: none),
     holding ``out_held`` / ``in_held`` copies of them; ``counts`` = the tuple of :func:`special_counts`.
@@ -320,7 +322,7 @@ def special_after(forms, counts, out_kind, out_held, in_kind, in_held):
     return _special_value(forms, pairs, pair_kinds, kinds, orphan_kinds, orphan_pairs, wilds, n_tiles)
 
 
-@njit(cache=True, inline="always")
+@njit_borrowed(inline="always")
 def special_counts(W):
     """The analysed hand's seven-pairs / orphans counts, wild tiles held and tile count (all wilds
     included), read once per decision for :func:`special_after`."""
@@ -329,7 +331,7 @@ def special_counts(W):
             W[R_INFO, 25] + wilds)  # fmt: skip
 
 
-@njit(cache=True)
+@njit_borrowed
 def special_shanten(hand, hi, forms, out_kind, in_kind, W):
     """Seven-pairs / thirteen-orphans shanten of the analysed ``hand[hi]`` minus ``out_kind`` plus
     ``in_kind`` (-1: none), from the counts :func:`analyse` keeps (forms bits as
@@ -339,14 +341,14 @@ def special_shanten(hand, hi, forms, out_kind, in_kind, W):
     return special_after(forms, special_counts(W), out_kind, out_held, in_kind, in_held)
 
 
-@njit(cache=True)
+@njit_borrowed
 def removal_shanten(sets, t, T, W):
     """Standard shanten of the analysed hand minus one ``t`` (a discard, or an added kong)."""
     c = t // 9
     return close_tab(T, W[R_INFO, c] - WEIGHT[t], W, S_OTH + c) - 1
 
 
-@njit(cache=True)
+@njit_borrowed
 def kong_shanten(sets, t, T, W):
     """Shanten after a concealed kong of ``t`` (four held): one set fewer, a replacement draw to come."""
     c = t // 9
@@ -357,7 +359,7 @@ def kong_shanten(sets, t, T, W):
     return best - 1
 
 
-@njit(cache=True)
+@njit_borrowed
 def discard_shanten(hand, hi, sets, special, forms, T, W):
     """Shanten after each held discard with ``W[R_MASK]`` set into ``W[R_SH]`` (BIG elsewhere);
     returns the best.  ``hand[hi]`` holds 3 * sets + 2 tiles and is analysed."""
@@ -378,7 +380,7 @@ def discard_shanten(hand, hi, sets, special, forms, T, W):
     return best
 
 
-@njit(cache=True)
+@njit_borrowed
 def start_ukeire(hand, hi, vis, vi, sets, special, forms, T, W):
     """Prepare :func:`ukeire_marked` for one decision (hand analysed): the draw candidates — kinds within two
     ranks of a held suited tile, held honours, orphans when thirteen orphans counts, every kind when
@@ -418,7 +420,7 @@ def start_ukeire(hand, hi, vis, vi, sets, special, forms, T, W):
         W[R_INFO, 20 + c] = lowered
 
 
-@njit(cache=True)
+@njit_borrowed
 def _tight_bits(sets, c, x, goal, W):
     """Entries of component ``x``'s vector that are tight (lie on an optimal split) for the hand after a
     discard from component ``c`` (that component's vector in S_TMP) whose need is ``goal``.
@@ -447,7 +449,7 @@ def _tight_bits(sets, c, x, goal, W):
     return tight
 
 
-@njit(cache=True)
+@njit_borrowed
 def _cross_special(hand, hi, vis, vi, sets, d, standard, special, forms, W):
     """Ukeire outside ``d``'s component when seven pairs / orphans count: ``standard`` and ``special`` are
     the two shanten values after the discard (its component's vector in S_TMP).
@@ -474,7 +476,7 @@ def _cross_special(hand, hi, vis, vi, sets, d, standard, special, forms, W):
     return total
 
 
-@njit(cache=True)
+@njit_borrowed
 def _cross_tight(vis, vi, sets, c, target, W):
     """Ukeire outside component ``c`` (its vector after the discard in S_TMP): a draw counts when it
     lowers an entry of its component that is tight on an optimal split of the hand after the discard."""
@@ -490,7 +492,7 @@ def _cross_tight(vis, vi, sets, c, target, W):
     return total
 
 
-@njit(cache=True)
+@njit_borrowed
 def ukeire_marked(hand, hi, vis, vi, sets, special, forms, T, W):
     """``W[R_AUX, d]`` = ukeire of every discard ``d`` marked in ``W[R_TIE]``: the unseen tiles
     (4 - visible) among the draw candidates that lower the shanten of ``hand[hi]`` minus ``d``
@@ -551,7 +553,7 @@ def ukeire_marked(hand, hi, vis, vi, sets, special, forms, T, W):
     return top
 
 
-@njit(cache=True)
+@njit_borrowed
 def terminal_rank(t):
     """2 for honours, 1 for terminals, 0 for middle tiles (discard preference on ties)."""
     if t >= 27:

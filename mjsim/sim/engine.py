@@ -756,16 +756,15 @@ def _resolve(st, p, sc, b, work):
         kind = WIN_ROBBED_KONG if robbing else WIN_DISCARD
         if not robbing:
             st.discards[b, d, t] -= 1
-        order = np.empty(3, np.int64)  # the winners in turn order from the discarder
-        k = 0
-        for r in range(1, 4):
+        counts = work.counts
+        recorded = 0
+        for r in range(1, 4):  # the winners in turn order from the discarder
             s = (d + r) % 4
-            if st.responses[b, s] == WIN and k < n_win:
-                order[k] = s
-                k += 1
-        for i in range(n_win):
-            s = order[i]
-            counts = st.hands[b, s].copy()
+            if st.responses[b, s] != WIN or recorded == n_win:
+                continue
+            recorded += 1
+            for k in range(34):
+                counts[k] = st.hands[b, s, k]
             counts[t] += 1
             flags = 0
             if (not robbing) and d == st.dealer[b] and st.turns[b] == 1 and not st.claims_made[b]:
