@@ -1,12 +1,14 @@
-"""Simulator throughput and memory (issue: >= 10,000 鸡平胡 hands/s on 2 cores, 4 efficiency seats, logs written;
-peak memory < 2 GiB for a 1,000,000-hand run).
+"""Simulator throughput and memory (targets: >= 10,000 鸡平胡 hands/s on 2 cores, 4 efficiency seats, logs
+written; peak memory < 2 GiB for a 1,000,000-hand run; 推倒胡 within 20% of the 鸡平胡 figure).
 
 Each figure is a whole `mjsim simulate` run in a fresh process (numba caches
 warmed first), timed from outside, with the peak resident memory of the
-process tree.  The reference measured in the same run is the same
-simulation with one worker, so the ratio shows what the second core adds.
+process tree.  References measured in the same run: the same simulation on
+one worker (what the second core adds) and, with ``--compare``, a second
+ruleset on the same seed and sizes, per hand and per turn (discard), since
+rulesets differ in how long their hands last.
 
-    python benchmarks/throughput.py [--hands 200000] [--million]
+    python benchmarks/throughput.py [--hands 200000] [--ruleset jipinghu] [--compare tuidaohu] [--million]
 """
 
 import argparse
@@ -15,9 +17,13 @@ import subprocess
 import sys
 import tempfile
 import time
+from pathlib import Path
+
+import pyarrow.parquet as pq
 
 
 def run(hands, workers, policy="efficiency", ruleset="jipinghu"):
+    """Whole-process figures of one ``mjsim simulate`` run: hands/s, seconds, peak MiB, discards made."""
     with tempfile.TemporaryDirectory() as out:
         cmd = [sys.executable, "-m", "mjsim.cli", "simulate", "--ruleset", ruleset, "--hands", str(hands),
                "--policy", policy, "--seed", "1", "--workers", str(workers), "--out", out]  # fmt: skip
@@ -26,26 +32,38 @@ def run(hands, workers, policy="efficiency", ruleset="jipinghu"):
         subprocess.run(cmd, check=True, capture_output=True)
         seconds = time.perf_counter() - start
         peak_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    return hands / seconds, seconds, max(peak_kib, before) / 1024
+        turns = sum(pq.read_table(part, columns=["turns"])["turns"].to_numpy().sum()
+                    for part in Path(out).glob("part-*.parquet"))  # fmt: skip
+    return hands / seconds, seconds, max(peak_kib, before) / 1024, int(turns)
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=200_000, help="hands per timed run")
     parser.add_argument("--ruleset", default="jipinghu")
+    parser.add_argument("--compare", metavar="RULESET", help="also time this ruleset on 2 workers; print ratios")
     parser.add_argument("--million", action="store_true", help="also run 1,000,000 hands on 2 workers (memory)")
     args = parser.parse_args()
-    run(2_000, 2, ruleset=args.ruleset)  # compile and cache every kernel in the workers
+    for name in [args.ruleset] + ([args.compare] if args.compare else []):
+        run(2_000, 2, ruleset=name)  # compile and cache every kernel in the workers
     print(f"ruleset {args.ruleset}, four efficiency seats, Parquet logs written, whole process timed")
-    one, s1, m1 = run(args.hands, 1, ruleset=args.ruleset)
+    one, s1, m1, _ = run(args.hands, 1, ruleset=args.ruleset)
     print(f"1 worker : {one:9,.0f} hands/s  ({args.hands:,} hands in {s1:.1f} s, peak RSS {m1:,.0f} MiB)")
-    two, s2, m2 = run(args.hands, 2, ruleset=args.ruleset)
-    print(f"2 workers: {two:9,.0f} hands/s  ({args.hands:,} hands in {s2:.1f} s, peak RSS {m2:,.0f} MiB)")
+    two, s2, m2, turns = run(args.hands, 2, ruleset=args.ruleset)
+    print(f"2 workers: {two:9,.0f} hands/s  ({args.hands:,} hands in {s2:.1f} s, peak RSS {m2:,.0f} MiB; "
+          f"{turns / s2:,.0f} discards/s, {turns / args.hands:.1f} a hand)")  # fmt: skip
     print(f"ratio 2 workers / 1 worker: {two / one:.2f}; target 10,000 hands/s: {two / 10_000:.2f} of it")
-    rnd, _, _ = run(args.hands // 4, 2, policy="random", ruleset=args.ruleset)
+    if args.compare:
+        other, s3, m3, other_turns = run(args.hands, 2, ruleset=args.compare)
+        print(f"{args.compare}, 2 workers: {other:,.0f} hands/s ({s3:.1f} s, peak RSS {m3:,.0f} MiB; "
+              f"{other_turns / s3:,.0f} discards/s, {other_turns / args.hands:.1f} a hand)")  # fmt: skip
+        print(f"ratio {args.compare} / {args.ruleset}: {other / two:.2f} per hand, "
+              f"{(other_turns / s3) / (turns / s2):.2f} per discard; against the 10,000 hands/s figure: "
+              f"{other / 10_000:.2f}")  # fmt: skip
+    rnd, _, _, _ = run(args.hands // 4, 2, policy="random", ruleset=args.ruleset)
     print(f"random seats, 2 workers: {rnd:,.0f} hands/s (for comparison with other engines' random-agent figures)")
     if args.million:
-        rate, seconds, peak = run(1_000_000, 2, ruleset=args.ruleset)
+        rate, seconds, peak, _ = run(1_000_000, 2, ruleset=args.ruleset)
         print(f"1,000,000 hands on 2 workers: {rate:,.0f} hands/s, {seconds:.0f} s, peak RSS {peak:,.0f} MiB "
               "(target < 2,048 MiB)")
 

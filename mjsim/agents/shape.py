@@ -25,7 +25,8 @@ Performance notes (why the signatures look like this): every helper takes
 plain 2-D arrays plus row indices — the work array ``W`` (int64, rows
 below), the hand ``hand[hi]`` and ``vis[vi]`` — never a tuple of arrays,
 an array view or an array-valued expression, because numba reference-counts
-each of those with atomic operations, which cost more than the arithmetic.
+each of those with atomic operations, which cost more than the arithmetic;
+and they compile with :func:`~mjsim.sim.borrowing.njit_borrowed` (no counts at all).
 The suit and honour tables are one array ``T`` (honour rows after the
 5**9 suit rows); the honour code kept in ``W[R_INFO, 3]`` already includes that offset.
 
