@@ -242,7 +242,17 @@ def main(argv=None) -> int:
     except (ValueError, NotImplementedError) as error:
         print(f"mjsim: error: {error}", file=sys.stderr)
         return 2
+    finally:
+        _stop_workers()
     return 0
+
+
+def _stop_workers() -> None:
+    """Stop the worker processes joblib keeps for reuse: a command is done, so nothing lingers after it."""
+    if "joblib" in sys.modules:
+        from joblib.externals.loky import get_reusable_executor
+
+        get_reusable_executor().shutdown(wait=True)
 
 
 if __name__ == "__main__":
