@@ -47,7 +47,6 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from mjsim.agents.prefetch import prefetch_row
 from mjsim.sim.borrowing import njit_borrowed
 
 BIG = 99
@@ -227,8 +226,6 @@ def analyse(hand, hi, sets, T, W):
             orphan_kinds += 1 if orphan and k >= 1 else 0
             orphan_pairs += 1 if orphan and k >= 2 else 0
         W[R_INFO, c] = code + (HONOUR_OFFSET if c == 3 else 0)
-        prefetch_row(T, W[R_INFO, c])
-    for c in range(4):
         load(W, S_VEC + c, T, W[R_INFO, c])
     W[R_INFO, 4] = n
     W[R_INFO, 15] = pairs_q
@@ -373,9 +370,6 @@ def discard_shanten(hand, hi, sets, special, forms, T, W):
         W[R_SH, t] = BIG
     for e in range(W[R_INFO, 4]):
         t = W[R_HELD, e]
-        prefetch_row(T, W[R_INFO, t // 9] - WEIGHT[t])
-    for e in range(W[R_INFO, 4]):
-        t = W[R_HELD, e]
         if W[R_MASK, t] == 0:
             continue
         c = t // 9
@@ -410,14 +404,6 @@ def start_ukeire(hand, hi, vis, vi, sets, special, forms, T, W):
         if W[R_INFO, 24] > 0:  # a wild can pair any lone tile drawn: every kind may help
             near = (1 << length) - 1
         near &= ~out
-        W[R_INFO, 20 + c] = near  # until the second pass replaces it
-        for r in range(length):
-            if (near >> r) & 1:
-                prefetch_row(T, W[R_INFO, c] + WEIGHT[start + r])
-    for c in range(4):
-        start = 9 * c
-        length = 9 if c < 3 else 7
-        near = W[R_INFO, 20 + c]
         n = 0
         lowered = 0
         for r in range(length):
@@ -526,9 +512,6 @@ def ukeire_marked(hand, hi, vis, vi, sets, special, forms, T, W):
             continue
         c = d // 9
         code = W[R_INFO, c] - WEIGHT[d]
-        prefetch_row(T, code)
-        for e in range(W[R_INFO, 11 + c]):
-            prefetch_row(T, code + WEIGHT[W[R_DK + c, e]])
         load(W, S_TMP, T, code)
         standard = close_rev(W, S_TMP, S_OTH + c) - 1
         special_d = special_after(forms, counts, d, hand[hi, d], -1, 0) if special else BIG
