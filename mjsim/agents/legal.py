@@ -1,7 +1,5 @@
 """Compiled helpers on legal masks: a uniform legal choice and the last-resort legality guard."""
 
-from numba import njit
-
 from mjsim.sim.borrowing import njit_borrowed
 from mjsim.sim.constants import N_ACTIONS
 from mjsim.sim.rng import next_below

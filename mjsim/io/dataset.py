@@ -17,9 +17,10 @@ import polars as pl
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from mjsim.io.schema import COLUMNS, SCHEMA_VERSION, arrow_schema
+from mjsim.io.schema import SCHEMA_VERSION, arrow_schema
 
 RUN_INFO = "run.json"
+RUN_CONSTANTS = ("run_id", "ruleset", "ruleset_hash", "mjsim_version")  # one value for every row of a run
 
 
 class DatasetWriter:
@@ -36,7 +37,7 @@ class DatasetWriter:
     def write(self, columns: dict) -> Path:
         """Write one part: ``columns`` maps every per-hand column to Arrow arrays (or lists/numpy arrays)."""
         n = len(columns["hand_id"])
-        constants = {name: [self.constants[name]] * n for name in ("run_id", "ruleset", "ruleset_hash", "mjsim_version")}
+        constants = {name: [self.constants[name]] * n for name in RUN_CONSTANTS}
         constants["policies"] = [list(self.constants["policies"])] * n
         schema = arrow_schema()
         arrays = [_as_arrow(constants[f.name] if f.name in constants else columns[f.name], f.type) for f in schema]

@@ -20,56 +20,19 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
-from numba.core import types
 from numba.experimental import structref
 
 from mjsim.hand.fast import may_be_win
 from mjsim.sim.constants import (
-    AKONG,
-    CHOW_HIGH,
-    CHOW_LOW,
-    CHOW_MID,
-    CKONG,
-    DISCARD,
-    KONG,
-    KONG_ADDED,
-    KONG_CONCEALED,
-    KONG_FROM_DISCARD,
-    MELD_CHOW,
-    MELD_CKONG,
-    MELD_KONG,
-    MELD_PUNG,
-    PASS,
-    PUNG,
-    RESPONSE,
-    ROB,
-    TURN,
-    WIN,
-    WIN_DISCARD,
-    WIN_KONG_REPLACEMENT,
-    WIN_ROBBED_KONG,
-    WIN_SELF_DRAW,
+    AKONG, CHOW_HIGH, CHOW_LOW, CHOW_MID, CKONG, DISCARD, KONG, KONG_ADDED, KONG_CONCEALED, KONG_FROM_DISCARD,
+    MELD_CHOW, MELD_CKONG, MELD_KONG, MELD_PUNG, PASS, PUNG, RESPONSE, ROB, TURN, WIN,
+    WIN_DISCARD, WIN_KONG_REPLACEMENT, WIN_ROBBED_KONG, WIN_SELF_DRAW,
 )  # fmt: skip
-from mjsim.sim.fastscore import (
-    FIRST_TURN,
-    KONG_REPLACEMENT,
-    LAST_TILE,
-    N_PATTERNS,
-    ROBBED_KONG,
-    SELF_DRAW,
-)
+from mjsim.sim.fastscore import FIRST_TURN, KONG_REPLACEMENT, LAST_TILE, N_PATTERNS, ROBBED_KONG, SELF_DRAW
 from mjsim.sim.rng import mix64, next_below, stream_seed
 from mjsim.sim.scoring import score_win
 from mjsim.sim.settle import horse_seat, settle
-from mjsim.sim.state import (
-    PH_DRAW,
-    PH_END,
-    PH_IDLE,
-    PH_RESPONSE,
-    PH_ROB,
-    PH_TURN,
-    TRACE_LEN,
-)
+from mjsim.sim.state import PH_DRAW, PH_END, PH_IDLE, PH_RESPONSE, PH_ROB, PH_TURN, TRACE_LEN, ArraysStructType
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 TRACE_DRAW = 200  # trace pseudo-actions besides the action codes
@@ -81,11 +44,8 @@ TRACE_EXHAUSTED = 202
 
 
 @structref.register
-class WorkType(types.StructRef):
+class WorkType(ArraysStructType):
     """Numba type of :class:`Work`."""
-
-    def preprocess_fields(self, fields):
-        return tuple((name, types.unliteral(typ)) for name, typ in fields)
 
 
 class Work(structref.StructRefProxy):
@@ -818,7 +778,8 @@ def observe(st, p, rows, row_table, row_seat, obs):
     phase, actor, target, dealer, round_wind, wild = st.phase, st.actor, st.target, st.dealer, st.round_wind, st.wild
     front, back = st.front, st.back
     o_hand, o_visible, o_exposed, o_discards, o_count = obs.hand, obs.visible, obs.exposed, obs.discards, obs.meld_count
-    o_n, o_sets, o_wall, o_offset, o_round = obs.n_concealed, obs.sets_needed, obs.wall_left, obs.seat_offset, obs.round_wind
+    o_n, o_sets, o_wall = obs.n_concealed, obs.sets_needed, obs.wall_left
+    o_offset, o_round = obs.seat_offset, obs.round_wind
     o_decision, o_target, o_from, o_wild = obs.decision, obs.target, obs.target_from, obs.wild
     sets = 5 if p.hand_size == 16 else 4
     for row in range(rows):

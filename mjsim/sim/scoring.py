@@ -3,20 +3,17 @@
 from __future__ import annotations
 
 from numba import njit
-from numba.core import types
 from numba.experimental import structref
 
 from mjsim.hand.fast import hand_tables, is_win_counts
 from mjsim.sim.fastscore import NOT_A_WIN, score_jipinghu, score_params
 from mjsim.sim.fastscore_tdh import score_tuidaohu, tdh_params
+from mjsim.sim.state import ArraysStructType
 
 
 @structref.register
-class ScoringType(types.StructRef):
+class ScoringType(ArraysStructType):
     """Numba type of :class:`Scoring`."""
-
-    def preprocess_fields(self, fields):
-        return tuple((name, types.unliteral(typ)) for name, typ in fields)
 
 
 class Scoring(structref.StructRefProxy):

@@ -37,12 +37,17 @@ MAX_HORSES = 8
 TRACE_LEN = 400
 
 
-@structref.register
-class StateType(types.StructRef):
-    """Numba type of :class:`State`."""
+class ArraysStructType(types.StructRef):
+    """Numba type of a struct reference over arrays (and tuples of them): the simulator's shared state
+    and tables, passed to compiled code with one reference count instead of one per array."""
 
     def preprocess_fields(self, fields):
         return tuple((name, types.unliteral(typ)) for name, typ in fields)
+
+
+@structref.register
+class StateType(ArraysStructType):
+    """Numba type of :class:`State`."""
 
 
 class State(structref.StructRefProxy):
