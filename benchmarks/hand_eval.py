@@ -42,8 +42,12 @@ def table_timings():
     code = "import time; t=time.perf_counter(); from mjsim.hand.tables import load_tables; load_tables(); print(time.perf_counter()-t)"
     with tempfile.TemporaryDirectory() as cache:
         env = dict(os.environ, MJSIM_CACHE_DIR=cache)
-        cold = float(subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout)
-        warm = float(subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout)
+        cold = float(
+            subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout
+        )
+        warm = float(
+            subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout
+        )
     return cold, warm
 
 

@@ -64,8 +64,10 @@ def main():
     print(f"random seats, 2 workers: {rnd:,.0f} hands/s (for comparison with other engines' random-agent figures)")
     if args.million:
         rate, seconds, peak, _ = run(1_000_000, 2, ruleset=args.ruleset)
-        print(f"1,000,000 hands on 2 workers: {rate:,.0f} hands/s, {seconds:.0f} s, peak RSS {peak:,.0f} MiB "
-              "(target < 2,048 MiB)")
+        print(
+            f"1,000,000 hands on 2 workers: {rate:,.0f} hands/s, {seconds:.0f} s, peak RSS {peak:,.0f} MiB "
+            "(target < 2,048 MiB)"
+        )
 
 
 if __name__ == "__main__":

@@ -19,14 +19,18 @@ import numba
 
 from mjsim.hand.tables import cache_dir
 
-
 COMPILED_PACKAGES = ("hand", "sim", "agents")  # the packages holding @njit code
+# Pure-Python drivers in those packages that compiled code never reads: editing them must not
+# throw away a minute of compiled kernels.
+DRIVER_MODULES = frozenset({"sim/parallel.py", "sim/replay.py", "sim/runner.py"})
 
 
 def source_key() -> str:
     digest = hashlib.sha256()
     root = Path(__file__).resolve().parent
     for path in sorted(p for package in COMPILED_PACKAGES for p in (root / package).rglob("*.py")):
+        if path.relative_to(root).as_posix() in DRIVER_MODULES:
+            continue
         digest.update(path.relative_to(root).as_posix().encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]

@@ -113,8 +113,12 @@ def _cmd_compare(args) -> None:
     table = comparison_table(entries, precision=args.precision)
     print(format_comparison(table, precision=args.precision))
     table.write_csv(out / "comparison.csv")
-    report = write_report([e["path"] for e in entries], args.report or out / "report.html",
-                          title=args.title or "mjsim comparison", labels=[e["label"] for e in entries])
+    report = write_report(
+        [e["path"] for e in entries],
+        args.report or out / "report.html",
+        title=args.title or "mjsim comparison",
+        labels=[e["label"] for e in entries],
+    )
     print(f"comparison -> {out / 'comparison.csv'}; report -> {report}")
 
 
@@ -181,7 +185,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     sim = sub.add_parser("simulate", help="play many hands and log each one as Parquet")
     sim.add_argument("--ruleset", "-r", default="jipinghu", help="preset name or house TOML file")
-    sim.add_argument("--hands", "-n", type=int, default=10_000, help="number of hands (a multiple of the session length)")
+    sim.add_argument(
+        "--hands", "-n", type=int, default=10_000, help="number of hands (a multiple of the session length)"
+    )
     sim.add_argument("--session-length", type=int, default=1, help="hands per session (dealer rotation, C-X)")
     sim.add_argument(
         "--policy", "-p", action="append",
@@ -198,8 +204,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     compare = sub.add_parser("compare", help="compare rule options on the same walls (paired), with a report")
     compare.add_argument("--ruleset", "-r", action="append", help="base ruleset(s); repeat for several")
-    compare.add_argument("--vary", action="append",
-                         help="OPTION=V1,V2,...: e.g. cap=3,5,none, liability=on,off, horses=none,dealer")
+    compare.add_argument(
+        "--vary", action="append", help="OPTION=V1,V2,...: e.g. cap=3,5,none, liability=on,off, horses=none,dealer"
+    )
     compare.add_argument("--hands", "-n", type=int, default=20_000, help="hands per variant")
     compare.add_argument("--session-length", type=int, default=8)
     compare.add_argument("--policy", "-p", action="append", help="as for simulate")
@@ -210,8 +217,12 @@ def build_parser() -> argparse.ArgumentParser:
     compare.add_argument("--overwrite", action="store_true")
     compare.add_argument("--report", help="HTML report path (default OUT/report.html)")
     compare.add_argument("--title")
-    compare.add_argument("--precision", type=float, default=0.1,
-                         help="half-width of a 95%% interval on a difference: the table says how many hands it needs")
+    compare.add_argument(
+        "--precision",
+        type=float,
+        default=0.1,
+        help="half-width of a 95%% interval on a difference: the table says how many hands it needs",
+    )
     compare.set_defaults(run=_cmd_compare)
 
     report = sub.add_parser("report", help="write a self-contained HTML report of one or more runs")

@@ -107,9 +107,7 @@ def parse_tiles(text: str) -> list[int]:
             raise ValueError(f"cannot read {bad!r} in {text!r}: write digits then a suit letter m/p/s/z/f")
         digits, letter = match.groups()
         if letter not in _RANKS_PER_LETTER:
-            raise ValueError(
-                f"unknown suit letter {letter!r} in {text!r}: use m, p, s, z (honours) or f (flowers)"
-            )
+            raise ValueError(f"unknown suit letter {letter!r} in {text!r}: use m, p, s, z (honours) or f (flowers)")
         top = _RANKS_PER_LETTER[letter]
         for digit in digits:
             rank = int(digit)

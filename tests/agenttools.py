@@ -13,8 +13,9 @@ def tile(text):
     return kind
 
 
-def observe(hand, decision=TURN, target=-1, target_from=-1, melds=0, seat_offset=0, round_wind=0, wall_left=60,
-            wild=""):
+def observe(
+    hand, decision=TURN, target=-1, target_from=-1, melds=0, seat_offset=0, round_wind=0, wall_left=60, wild=""
+):
     """A one-row observation of ``hand`` (notation) with nothing else on the table yet; ``wild`` names the
     wild kinds ('' for none)."""
     obs = empty_observation(1)

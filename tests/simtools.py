@@ -16,12 +16,26 @@ import numpy as np
 
 from mjsim.sim import engine
 from mjsim.sim.constants import (
-    AKONG, CHOW_HIGH, CHOW_LOW, CHOW_MID, CKONG, DISCARD, KONG, MELD_CHOW, MELD_CKONG, MELD_KONG, MELD_PUNG,
-    N_ACTIONS, PASS, PUNG, TURN, WIN,
+    AKONG,
+    CHOW_HIGH,
+    CHOW_LOW,
+    CHOW_MID,
+    CKONG,
+    DISCARD,
+    KONG,
+    MELD_CHOW,
+    MELD_CKONG,
+    MELD_KONG,
+    MELD_PUNG,
+    N_ACTIONS,
+    PASS,
+    PUNG,
+    TURN,
+    WIN,
 )  # fmt: skip
-from mjsim.sim.scoring import scoring
 from mjsim.sim.observation import empty_observation
 from mjsim.sim.records import allocate_records, rows_to_columns
+from mjsim.sim.scoring import scoring
 from mjsim.sim.state import PH_TURN, allocate_state, engine_params
 from mjsim.tiles import counts_of, parse_meld, parse_tiles, tile_name, tile_set_wall
 
@@ -42,8 +56,22 @@ def _action(text: str) -> int:
 
 
 class ScriptedHand:
-    def __init__(self, ruleset, hands, *, melds=None, draws="", back="", dealer=0, round_wind=0, actor=None,
-                 meld_from=None, first_go_around=False, wall_ends_after_draws=False, horses=""):
+    def __init__(
+        self,
+        ruleset,
+        hands,
+        *,
+        melds=None,
+        draws="",
+        back="",
+        dealer=0,
+        round_wind=0,
+        actor=None,
+        meld_from=None,
+        first_go_around=False,
+        wall_ends_after_draws=False,
+        horses="",
+    ):
         """``hands``: seat -> concealed tiles (the actor's last tile is the one it just drew);
         ``melds``: seat -> C-T5 meld strings; ``meld_from``: (seat, meld index) -> feeding seat;
         ``first_go_around``: the position is the hand's very start (天和/地和/人和 possible), else mid-hand;
@@ -118,8 +146,7 @@ class ScriptedHand:
         actions = np.zeros(3, np.int16)
         self.decisions = []
         for _ in range(max_steps):
-            rows = engine.collect(st, self.params, self.scoring, self.queue, self.out, obs, legal, row_table,
-                                  row_seat)
+            rows = engine.collect(st, self.params, self.scoring, self.queue, self.out, obs, legal, row_table, row_seat)
             if rows == 0:
                 break
             for i in range(rows):

@@ -9,8 +9,8 @@ import zlib
 
 import agenttools
 import numpy as np
-from agenttools import observe, response_legal, show, tile, turn_legal
 import pytest
+from agenttools import observe, response_legal, show, tile, turn_legal
 
 from mjsim.agents import POLICIES, get_policy, parse_policy
 from mjsim.hand import shanten

@@ -12,8 +12,8 @@ import zlib
 
 import agenttools
 import numpy as np
-from agenttools import response_legal, show, tile, turn_legal
 import pytest
+from agenttools import response_legal, show, tile, turn_legal
 
 import mjsim
 from mjsim.agents import POLICIES, get_policy

@@ -16,8 +16,18 @@ import pyarrow.parquet as pq
 import pytest
 
 from mjsim.analysis import (
-    cumulative_paths, fan_table, format_summary, horse_table, liability_table, pattern_table, pivot_metrics,
-    run_summary, seat_rows, seat_table, session_risk, win_rows,
+    cumulative_paths,
+    fan_table,
+    format_summary,
+    horse_table,
+    liability_table,
+    pattern_table,
+    pivot_metrics,
+    run_summary,
+    seat_rows,
+    seat_table,
+    session_risk,
+    win_rows,
 )  # fmt: skip
 from mjsim.io.dataset import scan_hands
 from mjsim.io.schema import COLUMNS, arrow_schema
@@ -271,7 +281,10 @@ def test_seat_table_by_offset_and_policy(hands):
     check_rate(figures(by_policy, policy="B")["win_rate"], [1, 0, 0, 1, 1, 1], [2] * 6)
     crossed = seat_table(hands, by=["policy", "role"])
     assert set(crossed.select("policy", "role").unique().iter_rows()) == {
-        ("A", "dealer"), ("A", "non-dealer"), ("B", "dealer"), ("B", "non-dealer")
+        ("A", "dealer"),
+        ("A", "non-dealer"),
+        ("B", "dealer"),
+        ("B", "non-dealer"),
     }
     # policy A is the dealer in hands 0, 1 (seat 0) and 4 (seat 2)
     check_mean(figures(crossed, policy="A", role="dealer")["mean_net"], [0, 12, -24], [1, 1, 1])
@@ -583,7 +596,7 @@ RATES = ("win_rate", "self_draw_share", "deal_in_rate", "draw_rate")
 
 
 def test_smoke_invariants_on_simulated_runs(simulated):
-    for name, lf in simulated.items():
+    for _name, lf in simulated.items():
         for by in ("seat", "role", "policy", "offset"):
             table = seat_table(lf, by=by)
             rates = table.filter(pl.col("metric").is_in(RATES)).drop_nulls("estimate")

@@ -165,8 +165,6 @@ def test_compare_on_simulated_runs(tmp_path):
     table = compare_table(runs, metric=["mean_net", "win_rate"], by="role")
     other = table.filter(pl.col("label") == "jipinghu_5fan")
     assert other["paired"].all()  # same seed, same hand ids
-    unpaired = math.sqrt(
-        sum(table.filter((pl.col("role") == "dealer") & (pl.col("metric") == "mean_net"))["se"] ** 2)
-    )
+    unpaired = math.sqrt(sum(table.filter((pl.col("role") == "dealer") & (pl.col("metric") == "mean_net"))["se"] ** 2))
     paired_se = other.filter((pl.col("role") == "dealer") & (pl.col("metric") == "mean_net"))["diff_se"].item()
     assert 0 <= paired_se <= unpaired  # common random numbers do not hurt here

@@ -58,9 +58,7 @@ def test_CP5_full_hand_111222333m_456p_11z_two_readings():
 
 def test_CP5_unique_reading():
     assert decompositions(parse_counts("123m456p789s234s55m")) == [
-        Decomposition(
-            (("chow", t("1m")), ("chow", t("4p")), ("chow", t("2s")), ("chow", t("7s"))), t("5m")
-        )
+        Decomposition((("chow", t("1m")), ("chow", t("4p")), ("chow", t("2s")), ("chow", t("7s"))), t("5m"))
     ]
 
 
@@ -170,8 +168,12 @@ def test_CJ1_two_wilds_standard_hand():
     block = [(("pung", "1m"), ("pung", "2m"), ("pung", "3m")), (("chow", "1m"),) * 3]
     expected = set()
     for sets in block:
-        for four, wild in [(("pung", "4p"), (t("4p"), t("4p"))), (("chow", "2p"), (t("2p"), t("3p"))),
-                           (("chow", "3p"), (t("3p"), t("5p"))), (("chow", "4p"), (t("5p"), t("6p")))]:
+        for four, wild in [
+            (("pung", "4p"), (t("4p"), t("4p"))),
+            (("chow", "2p"), (t("2p"), t("3p"))),
+            (("chow", "3p"), (t("3p"), t("5p"))),
+            (("chow", "4p"), (t("5p"), t("6p"))),
+        ]:
             expected.add((tuple(sorted(sets + (four,))), t("7s"), tuple(sorted(wild))))
         expected.add((tuple(sorted(sets + (("pung", "7s"),))), t("4p"), (t("4p"), t("7s"))))
     assert found == expected

@@ -138,9 +138,7 @@ def test_is_win_all_forms_matches_the_mahjong_package():
     rng = np.random.default_rng(7)
     agari = Agari()
     hands = near_complete_hands(rng, 20_000, max_swaps=1, drop_share=0.0)
-    specials = np.array(
-        [P("11223344556677z"), P("119m19p19s1234567z"), P("1199m1199p1199s11z"), P("11112233445566m")]
-    )
+    specials = np.array([P("11223344556677z"), P("119m19p19s1234567z"), P("1199m1199p1199s11z"), P("11112233445566m")])
     hands = np.concatenate([hands, specials])
     expected = np.array([agari.is_agari(h.tolist()) for h in hands])
     mine = is_win(hands, form=("standard", "seven_pairs_distinct", "thirteen_orphans"))

@@ -243,7 +243,7 @@ def test_role_table_averages_seats_within_a_hand(runs):
 
 def test_components_add_up_to_net(runs):
     table = T.component_table(scan_hands(runs["tdh"]), "tdh")
-    for role, part in table.groupby("role"):
+    for _role, part in table.groupby("role"):
         means = part.set_index("component")["mean"]
         assert means.drop("net").sum() == pytest.approx(means["net"])
     present = table.drop_duplicates("component").set_index("component")["present"]

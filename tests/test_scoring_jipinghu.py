@@ -43,17 +43,47 @@ F1 = [
     ("all_pungs", "333s444m55p", ["pung:1m", "pung:2p"], {}, (("all_pungs",), 2), (("all_pungs",), 3)),
     ("all_pungs-concealed", "111m222p333s444m55p", [], {}, (("all_pungs",), 2), (("all_pungs", "concealed"), 4)),
     ("half_flush", "123m456m678m99m", ["pung:4z"], {}, (("half_flush",), 2), (("half_flush",), 3)),
-    ("half_flush+all_chows", "123m456m789m77z", ["chow:234m"], {},
-     (("all_chows", "half_flush"), 3), (("all_chows", "half_flush"), 4)),
-    ("half_flush+all_chows-concealed", "123m456m789m234m77z", [], {},
-     (("all_chows", "half_flush"), 3), (("all_chows", "half_flush", "concealed"), 5)),
-    ("half_flush_pungs", "555m888m33z", ["pung:2m", "pung:4z"], {},
-     (("half_flush_pungs",), 4, True), (("half_flush_pungs",), 5)),
-    ("half_flush_pungs-concealed", "222m555m888m444z33z", [], {},
-     (("half_flush_pungs",), 4, True), (("half_flush_pungs", "concealed"), 5, False, 6)),
+    (
+        "half_flush+all_chows",
+        "123m456m789m77z",
+        ["chow:234m"],
+        {},
+        (("all_chows", "half_flush"), 3),
+        (("all_chows", "half_flush"), 4),
+    ),
+    (
+        "half_flush+all_chows-concealed",
+        "123m456m789m234m77z",
+        [],
+        {},
+        (("all_chows", "half_flush"), 3),
+        (("all_chows", "half_flush", "concealed"), 5),
+    ),
+    (
+        "half_flush_pungs",
+        "555m888m33z",
+        ["pung:2m", "pung:4z"],
+        {},
+        (("half_flush_pungs",), 4, True),
+        (("half_flush_pungs",), 5),
+    ),
+    (
+        "half_flush_pungs-concealed",
+        "222m555m888m444z33z",
+        [],
+        {},
+        (("half_flush_pungs",), 4, True),
+        (("half_flush_pungs", "concealed"), 5, False, 6),
+    ),
     ("full_flush", "123m456m789m55m", ["pung:2m"], {}, (("full_flush",), 4, True), (("full_flush",), 5)),
-    ("full_flush+all_chows", "123m456m789m234m55m", [], {},
-     (("full_flush",), 4, True), (("all_chows", "full_flush", "concealed"), 5, False, 7)),
+    (
+        "full_flush+all_chows",
+        "123m456m789m234m55m",
+        [],
+        {},
+        (("full_flush",), 4, True),
+        (("all_chows", "full_flush", "concealed"), 5, False, 7),
+    ),
 ]
 
 
@@ -110,8 +140,15 @@ def test_JPH_F2_the_largest_limit_pattern_is_taken():
 
 def test_JPH_F2_limit_hands_take_no_bonuses():
     # self-draw, three dragon pungs, last tile, kong flower: still 大三元 alone
-    check(J3, "555z666z123m99p", (("big_dragons",), 6, True), melds=["kong:7z"],
-          self_draw=True, kong_replacement=True, last_tile=True)
+    check(
+        J3,
+        "555z666z123m99p",
+        (("big_dragons",), 6, True),
+        melds=["kong:7z"],
+        self_draw=True,
+        kong_replacement=True,
+        last_tile=True,
+    )
     check(J5, "555z666z777z123m99p", (("big_dragons",), 9, True), self_draw=True)
 
 
@@ -126,13 +163,25 @@ F3 = [
     ("seat_wind", CHICKEN, ["pung:2z"], {"seat": 1}, ("chicken", "seat_wind"), 1),
     ("seat_wind-dealer", CHICKEN, ["pung:1z"], {"seat": 0, "round_wind": 1}, ("chicken", "seat_wind"), 1),
     ("round_wind", CHICKEN, ["pung:1z"], {"seat": 1, "round_wind": 0}, ("chicken", "round_wind"), 1),
-    ("seat_and_round_wind", CHICKEN, ["pung:2z"], {"seat": 1, "round_wind": 1},
-     ("chicken", "seat_wind", "round_wind"), 2),
+    (
+        "seat_and_round_wind",
+        CHICKEN,
+        ["pung:2z"],
+        {"seat": 1, "round_wind": 1},
+        ("chicken", "seat_wind", "round_wind"),
+        2,
+    ),
     ("dragon_pung", CHICKEN, ["pung:5z"], {}, ("chicken", "dragon_pung"), 1),
     ("dragon_pung-concealed", "123m456p55m777z", ["chow:789s"], {}, ("chicken", "dragon_pung"), 1),
     ("dragon_pung-twice", "123m456p55m", ["pung:5z", "kong:7z"], {}, ("chicken", "dragon_pung", "dragon_pung"), 2),
-    ("last_tile", CHICKEN, CHICKEN_MELDS, {"self_draw": True, "last_tile": True},
-     ("chicken", "self_draw", "last_tile"), 2),
+    (
+        "last_tile",
+        CHICKEN,
+        CHICKEN_MELDS,
+        {"self_draw": True, "last_tile": True},
+        ("chicken", "self_draw", "last_tile"),
+        2,
+    ),
     ("last_tile-discard-no-bonus", CHICKEN, CHICKEN_MELDS, {"last_tile": True}, ("chicken",), 0),
     ("other-wind-no-bonus", CHICKEN, ["pung:4z"], {"seat": 1, "round_wind": 0}, ("chicken",), 0),
 ]
@@ -155,31 +204,43 @@ def test_JPH_F3_concealed_only_in_edition_5():
 
 def test_JPH_F3_bonuses_do_not_lift_over_the_cap():
     # [3] 平胡 1 + 混一色 2 + 自摸 1 = 4 -> 3
-    check(J3, "123m456m789m77z", (("all_chows", "half_flush", "self_draw"), 3, False, 4),
-          melds=["chow:234m"], self_draw=True)
+    check(
+        J3,
+        "123m456m789m77z",
+        (("all_chows", "half_flush", "self_draw"), 3, False, 4),
+        melds=["chow:234m"],
+        self_draw=True,
+    )
 
 
 # ---- JPH-F4 cap -----------------------------------------------------------------------------
 
 
 def test_JPH_F4_cap_3():
-    got = check(J3, "123m456m789m77z", (("all_chows", "half_flush", "self_draw"), 3, False, 4),
-                melds=["chow:234m"], self_draw=True)
+    got = check(
+        J3,
+        "123m456m789m77z",
+        (("all_chows", "half_flush", "self_draw"), 3, False, 4),
+        melds=["chow:234m"],
+        self_draw=True,
+    )
     assert got.points == 8
 
 
 def test_JPH_F4_cap_5():
     # 平胡 1 + 混一色 3 + 门前清 1 + 自摸 1 = 6 -> 5
-    got = check(J5, "123m456m789m234m77z", (("all_chows", "half_flush", "self_draw", "concealed"), 5, False, 6),
-                self_draw=True)
+    got = check(
+        J5, "123m456m789m234m77z", (("all_chows", "half_flush", "self_draw", "concealed"), 5, False, 6), self_draw=True
+    )
     assert got.points == 32
 
 
 def test_JPH_F4_cap_is_read_from_the_ruleset():
     hand, melds = "123m456m789m77z", ["chow:234m"]
     check(ruleset("jipinghu", cap=None), hand, (("all_chows", "half_flush", "self_draw"), 4), melds, self_draw=True)
-    check(ruleset("jipinghu", cap=2), hand, (("all_chows", "half_flush", "self_draw"), 2, False, 4), melds,
-          self_draw=True)
+    check(
+        ruleset("jipinghu", cap=2), hand, (("all_chows", "half_flush", "self_draw"), 2, False, 4), melds, self_draw=True
+    )
 
 
 # ---- JPH-P4 minimum fan, JPH-P5 seven pairs ------------------------------------------------------
@@ -199,16 +260,23 @@ def test_JPH_P4_min3_rejects_a_chicken_hand_with_bonuses_below_3():
         score_hand(min3, "123m456p789s222s55m", self_draw=True)  # 鸡胡 + 自摸 + 门前清 = 2
     check(min3, "333s444m55p", (("all_pungs",), 3), ["pung:1m", "pung:2p"])
     # JPH-S2 [5] +1 counts: 自摸 1 + 门前清 1 (concealed kong) + 杠上开花 1 = 3
-    check(min3, CHICKEN, (("chicken", "self_draw", "concealed", "kong_flower"), 3), ["ckong:2s"],
-          self_draw=True, kong_replacement=True)
+    check(
+        min3,
+        CHICKEN,
+        (("chicken", "self_draw", "concealed", "kong_flower"), 3),
+        ["ckong:2s"],
+        self_draw=True,
+        kong_replacement=True,
+    )
     with pytest.raises(ValueError, match="JPH-P4"):
         score_hand(min3, CHICKEN, melds=["kong:2s"], self_draw=True, kong_replacement=True)  # 2
 
 
 def test_JPH_P4_min_fan_counts_before_the_cap_and_the_raises():
     min4 = ruleset("jipinghu", min_fan=4)
-    check(min4, "123m456m789m77z", (("all_chows", "half_flush", "self_draw"), 3, False, 4), ["chow:234m"],
-          self_draw=True)
+    check(
+        min4, "123m456m789m77z", (("all_chows", "half_flush", "self_draw"), 3, False, 4), ["chow:234m"], self_draw=True
+    )
     with pytest.raises(ValueError, match="JPH-P4"):
         score_hand(min4, "123m456m789m77z", melds=["chow:234m"])  # 3
     with pytest.raises(ValueError, match="JPH-P4"):
@@ -238,21 +306,24 @@ def test_JPH_S1_no_triple_win_raise_in_edition_5():
 
 
 def test_JPH_S2_kong_flower_edition_3_raises_to_the_cap():
-    got = check(J3, CHICKEN, (("chicken", "self_draw", "kong_flower"), 3), ["kong:2s"],
-                self_draw=True, kong_replacement=True)
+    got = check(
+        J3, CHICKEN, (("chicken", "self_draw", "kong_flower"), 3), ["kong:2s"], self_draw=True, kong_replacement=True
+    )
     assert got.fan_detail == (("chicken", 0), ("self_draw", 1), ("kong_flower", 2))
     assert got.points == 8
 
 
 def test_JPH_S2_kong_flower_edition_5_plus_one():
-    got = check(J5, CHICKEN, (("chicken", "self_draw", "kong_flower"), 2), ["kong:2s"],
-                self_draw=True, kong_replacement=True)
+    got = check(
+        J5, CHICKEN, (("chicken", "self_draw", "kong_flower"), 2), ["kong:2s"], self_draw=True, kong_replacement=True
+    )
     assert got.points == 4
 
 
 def test_JPH_S3_robbed_kong_edition_3_counts_as_kong_flower():
-    got = check(J3, CHICKEN, (("chicken", "self_draw", "robbed_kong"), 3), CHICKEN_MELDS,
-                robbed_kong=True, win_tile="7s")
+    got = check(
+        J3, CHICKEN, (("chicken", "self_draw", "robbed_kong"), 3), CHICKEN_MELDS, robbed_kong=True, win_tile="7s"
+    )
     assert got.points == 8
 
 

@@ -129,8 +129,14 @@ def test_TDH_P4_seven_pairs_quads_option():
 def test_TDH_V2_big_hands_and_values_come_from_the_ruleset():
     only_flush = ruleset("tuidaohu", big_hands=["full_flush"])
     check(only_flush, "1122m3344p5566s77z", ["small_hand"], 1, 2, self_draw=True)
-    check(ruleset("tuidaohu", big_hand_value=3, self_draw_multiplier=3), "1122m3344p5566s77z", ["seven_pairs"], 3, 9,
-          self_draw=True)
+    check(
+        ruleset("tuidaohu", big_hand_value=3, self_draw_multiplier=3),
+        "1122m3344p5566s77z",
+        ["seven_pairs"],
+        3,
+        9,
+        self_draw=True,
+    )
 
 
 # ---- C-J1 / TDH-G1 wilds choose the best reading ------------------------------------------------------
@@ -188,13 +194,29 @@ def test_TDH_V4_G_no_ghost_doubles():
 
 
 def test_TDH_V4_G_kong_flower_doubles():
-    check(G, "123m456p789s5m5z", ["small_hand", "kong_flower"], 2, 2, melds=["kong:2s"], self_draw=True,
-          kong_replacement=True)
+    check(
+        G,
+        "123m456p789s5m5z",
+        ["small_hand", "kong_flower"],
+        2,
+        2,
+        melds=["kong:2s"],
+        self_draw=True,
+        kong_replacement=True,
+    )
 
 
 def test_TDH_V4_G_multipliers_multiply():
-    got = check(G, "123m456p789s55m", ["small_hand", "no_ghost", "kong_flower"], 4, 4, melds=["ckong:2s"],
-                self_draw=True, kong_replacement=True)
+    got = check(
+        G,
+        "123m456p789s55m",
+        ["small_hand", "no_ghost", "kong_flower"],
+        4,
+        4,
+        melds=["ckong:2s"],
+        self_draw=True,
+        kong_replacement=True,
+    )
     assert got.fan_detail == (("small_hand", 1), ("no_ghost", 2), ("kong_flower", 2))
 
 

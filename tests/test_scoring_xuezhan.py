@@ -79,18 +79,39 @@ def test_XZ_F2_concealed_kong():
 
 
 def test_XZ_F2_kong_flower_after_an_exposed_kong():
-    check(XZ, "123m789m456p11m", ["basic", "direct_kong", "kong_flower"], 3, melds=["kong:3p"],
-          self_draw=True, kong_replacement=True)
+    check(
+        XZ,
+        "123m789m456p11m",
+        ["basic", "direct_kong", "kong_flower"],
+        3,
+        melds=["kong:3p"],
+        self_draw=True,
+        kong_replacement=True,
+    )
 
 
 def test_XZ_F2_kong_flower_after_a_concealed_kong():
-    check(XZ, "123m789m456p11m", ["basic", "concealed_kong", "kong_flower"], 5, melds=["ckong:3p"],
-          self_draw=True, kong_replacement=True)
+    check(
+        XZ,
+        "123m789m456p11m",
+        ["basic", "concealed_kong", "kong_flower"],
+        5,
+        melds=["ckong:3p"],
+        self_draw=True,
+        kong_replacement=True,
+    )
 
 
 def test_XZ_F2_kong_flower_follows_the_last_kong():
-    got = check(XZ, "123m789m11m", ["basic", "concealed_kong", "direct_kong", "kong_flower"], 5,
-                melds=["ckong:3p", "kong:9p"], self_draw=True, kong_replacement=True)
+    got = check(
+        XZ,
+        "123m789m11m",
+        ["basic", "concealed_kong", "direct_kong", "kong_flower"],
+        5,
+        melds=["ckong:3p", "kong:9p"],
+        self_draw=True,
+        kong_replacement=True,
+    )
     assert got.fan_detail[-1] == ("kong_flower", 2)
 
 
@@ -114,8 +135,7 @@ def test_XZ_F2_full_flush_dragon_seven_pairs_with_three_quads():
 
 def test_XZ_F2_additions_come_from_the_ruleset():
     table = dict(XZ.xz_additions, concealed_kong=3)
-    check(ruleset("xuezhan", xz_additions=table), "123m789m456p11m", ["basic", "concealed_kong"], 3,
-          melds=["ckong:3p"])
+    check(ruleset("xuezhan", xz_additions=table), "123m789m456p11m", ["basic", "concealed_kong"], 3, melds=["ckong:3p"])
 
 
 # ---- XZ-F3 cap ----------------------------------------------------------------------------------------------------

@@ -13,11 +13,11 @@ import pytest
 from mjsim import ruleset, score_hand
 from mjsim.sim import engine
 from mjsim.sim.constants import N_ACTIONS
-from mjsim.sim.scoring import scoring
 from mjsim.sim.observation import empty_observation, policy_rules
 from mjsim.sim.records import allocate_records, rows_to_columns
 from mjsim.sim.rng import root_key
 from mjsim.sim.runner import _decide, play_sessions, seat_policies
+from mjsim.sim.scoring import scoring
 from mjsim.sim.state import allocate_state, engine_params
 from mjsim.tiles import tile_set_wall
 

@@ -46,9 +46,7 @@ def test_jph_s3_five_fan_edition_robbed_kong_has_no_extra_fan():
 
 
 def test_jph_s6_robbed_kong_liability_switched_off_means_three_payers():
-    row = robbed_kong_position(ruleset("jipinghu", liability_robbed_kong=False)).play(
-        {0: ["akong 5m"], 1: ["win"]}
-    )
+    row = robbed_kong_position(ruleset("jipinghu", liability_robbed_kong=False)).play({0: ["akong 5m"], 1: ["win"]})
     assert row["liable"] is None
     assert list(row["net"]) == [-8, 24, -8, -8]
 
@@ -272,7 +270,8 @@ COMPLETE_14 = "123m456p789s234s11z"
 
 def test_jph_f2_heavenly_win_paid_by_all_three():
     hand = ScriptedHand(
-        J3, {0: COMPLETE_14, 1: "147m258p369s1234z", 2: "147p258s369m5677z", 3: "147s258m369p1256z"},
+        J3,
+        {0: COMPLETE_14, 1: "147m258p369s1234z", 2: "147p258s369m5677z", 3: "147s258m369p1256z"},
         first_go_around=True,
     )
     row = hand.play({0: ["win"]})
@@ -284,7 +283,8 @@ def test_jph_f2_earthly_win_on_the_first_draw():
     hand = ScriptedHand(
         J3,
         {0: "19m578p19s234567z5m", 1: "123m456p789s34s11z", 2: "147p258s369m5677z", 3: "147s258m369p1256z"},
-        first_go_around=True, draws="2s",
+        first_go_around=True,
+        draws="2s",
     )
     row = hand.play({0: ["discard 5m"], 1: ["win"]})
     assert row["patterns"] == [["earthly"]] and row["win_kind"] == ["self_draw"]
@@ -306,7 +306,8 @@ def test_jph_f3_last_tile_self_draw_scores_haidi():
     hand = ScriptedHand(
         J3,
         {0: "19m578p19s234567z5m", 1: "123m456p789s34s11z", 2: "147p258s369m5677z", 3: "147s258m369p1256z"},
-        draws="2s", wall_ends_after_draws=True,
+        draws="2s",
+        wall_ends_after_draws=True,
     )
     row = hand.play({0: ["discard 5m"], 1: ["win"]})
     # all_chows 1 + self_draw 1 + last_tile 1 = 3 (the cap) -> 8 a share

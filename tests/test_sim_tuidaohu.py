@@ -59,7 +59,9 @@ def test_tdh_m4_horse_on_a_kong_maker_mirrors_kong_money():
     hand = ScriptedHand(
         Q,
         {0: "19m578p19s234577z5m", 1: "123m456p789s34s11z", 2: "1111p258s369m1234z", 3: "147s258m369p5667z"},
-        draws="8m9p6p9s2s", back="3p", horses="3m",
+        draws="8m9p6p9s2s",
+        back="3p",
+        horses="3m",
     )
     row = hand.play({0: ["discard 5m"], 2: ["ckong 1p"], 1: ["win"]})
     assert row["winners"] == [1]
@@ -80,9 +82,9 @@ def test_tdh_k2_no_kong_money_on_a_drawn_hand():
 
 
 def ghost_win(horses, winner_hand="123m456p789s34s11z", draw="2s"):
-    return ScriptedHand(
-        G, {0: "19m578p19s234677z5m", 1: winner_hand, **NEUTRAL}, draws=draw, horses=horses
-    ).play({0: ["discard 5m"], 1: ["win"]})
+    return ScriptedHand(G, {0: "19m578p19s234677z5m", 1: winner_hand, **NEUTRAL}, draws=draw, horses=horses).play(
+        {0: ["discard 5m"], 1: ["win"]}
+    )
 
 
 def test_tdh_m5_winner_horses_without_hits():

@@ -162,8 +162,25 @@ def turn_shanten(hand, hi, sets, melds, forms, T, W):
 
 
 @njit(cache=True, inline="always")
-def defensive_turn(i, hand, hi, sets, melds, bits, meld_count, exposed, discards, visible, legal, fold_shanten,
-                   twelve, forms, rng, T, W):
+def defensive_turn(
+    i,
+    hand,
+    hi,
+    sets,
+    melds,
+    bits,
+    meld_count,
+    exposed,
+    discards,
+    visible,
+    legal,
+    fold_shanten,
+    twelve,
+    forms,
+    rng,
+    T,
+    W,
+):
     """Action of the defensive rule on a TURN row without a legal win (``hand[hi]``: the hand judged)."""
     # raw units: with w wilds held (W[R_INFO, 24]) the true shanten is the raw one minus w
     fold = bits != 0 and turn_shanten(hand, hi, sets, melds, forms, T, W) >= fold_shanten + W[R_INFO, 24]
@@ -175,8 +192,25 @@ def defensive_turn(i, hand, hi, sets, melds, bits, meld_count, exposed, discards
 
 
 @njit(cache=True)
-def defensive_kernel(hand, sets_needed, meld_count, exposed, discards, visible, wall_left, decision, target, wild,
-                     any_wild, legal, rng, params, rules, T, out):
+def defensive_kernel(
+    hand,
+    sets_needed,
+    meld_count,
+    exposed,
+    discards,
+    visible,
+    wall_left,
+    decision,
+    target,
+    wild,
+    any_wild,
+    legal,
+    rng,
+    params,
+    rules,
+    T,
+    out,
+):
     """Fill ``out`` with the defensive action of every row (params: late_wall, fold_shanten); rows with
     wild kinds judge ``G``, the hand without its wilds."""
     W = new_work()
@@ -198,11 +232,45 @@ def defensive_kernel(hand, sets_needed, meld_count, exposed, discards, visible, 
             if wilds:
                 a = wild_turn(i, G, wild, legal, rng)  # only wilds to discard: one of them
                 if a < 0:
-                    a = defensive_turn(i, G, 0, sets, melds, bits, meld_count, exposed, discards, visible, legal,
-                                       fold_shanten, twelve, forms, rng, T, W)
+                    a = defensive_turn(
+                        i,
+                        G,
+                        0,
+                        sets,
+                        melds,
+                        bits,
+                        meld_count,
+                        exposed,
+                        discards,
+                        visible,
+                        legal,
+                        fold_shanten,
+                        twelve,
+                        forms,
+                        rng,
+                        T,
+                        W,
+                    )
             else:
-                a = defensive_turn(i, hand, i, sets, melds, bits, meld_count, exposed, discards, visible, legal,
-                                   fold_shanten, twelve, forms, rng, T, W)
+                a = defensive_turn(
+                    i,
+                    hand,
+                    i,
+                    sets,
+                    melds,
+                    bits,
+                    meld_count,
+                    exposed,
+                    discards,
+                    visible,
+                    legal,
+                    fold_shanten,
+                    twelve,
+                    forms,
+                    rng,
+                    T,
+                    W,
+                )
         elif decision[i] == RESPONSE:
             if wilds:
                 if bits and waiting_shanten(G, 0, sets, melds, forms, T, W) >= fold_shanten + W[R_INFO, 24]:
@@ -221,9 +289,25 @@ def defensive_kernel(hand, sets_needed, meld_count, exposed, discards, visible, 
 def act(obs, legal, rng, params, rules):
     """Defensive actions for the rows of ``obs``."""
     out = new_actions(obs)
-    defensive_kernel(obs.hand, obs.sets_needed, obs.meld_count, obs.exposed, obs.discards, obs.visible, obs.wall_left,
-                     obs.decision, obs.target, obs.wild, bool(obs.wild.any()), legal, rng,
-                     param_array(params, PARAMS, "defensive"), rules_array(rules), joint_partial_table(), out)
+    defensive_kernel(
+        obs.hand,
+        obs.sets_needed,
+        obs.meld_count,
+        obs.exposed,
+        obs.discards,
+        obs.visible,
+        obs.wall_left,
+        obs.decision,
+        obs.target,
+        obs.wild,
+        bool(obs.wild.any()),
+        legal,
+        rng,
+        param_array(params, PARAMS, "defensive"),
+        rules_array(rules),
+        joint_partial_table(),
+        out,
+    )
     return out
 
 

@@ -279,8 +279,9 @@ def wild_turn(i, G, wild, legal, rng):
 
 
 @njit(cache=True)
-def efficiency_kernel(hand, sets_needed, meld_count, visible, decision, target, wild, any_wild, legal, rng, forms, T,
-                      out):
+def efficiency_kernel(
+    hand, sets_needed, meld_count, visible, decision, target, wild, any_wild, legal, rng, forms, T, out
+):
     """Fill ``out`` with the efficiency action of every row (rows with wild kinds judge ``G``, the hand
     without its wilds; ``any_wild`` False: no row has any, nothing to look at)."""
     W = new_work()
@@ -311,8 +312,21 @@ def efficiency_kernel(hand, sets_needed, meld_count, visible, decision, target, 
 def act(obs, legal, rng, params, rules):
     """Efficiency actions for the rows of ``obs`` (no parameters)."""
     out = new_actions(obs)
-    efficiency_kernel(obs.hand, obs.sets_needed, obs.meld_count, obs.visible, obs.decision, obs.target, obs.wild,
-                      bool(obs.wild.any()), legal, rng, int(rules.forms), joint_partial_table(), out)
+    efficiency_kernel(
+        obs.hand,
+        obs.sets_needed,
+        obs.meld_count,
+        obs.visible,
+        obs.decision,
+        obs.target,
+        obs.wild,
+        bool(obs.wild.any()),
+        legal,
+        rng,
+        int(rules.forms),
+        joint_partial_table(),
+        out,
+    )
     return out
 
 

@@ -176,8 +176,26 @@ def big_hand_fan(rules):
 
 
 @njit(cache=True)
-def plan_score(hand, hi, sets, d, ex, ei, vis, vi, rules, greed, flush_bits, full_ok, pungs_ok, concealed, hidden,
-               honours_ok, W, VW):
+def plan_score(
+    hand,
+    hi,
+    sets,
+    d,
+    ex,
+    ei,
+    vis,
+    vi,
+    rules,
+    greed,
+    flush_bits,
+    full_ok,
+    pungs_ok,
+    concealed,
+    hidden,
+    honours_ok,
+    W,
+    VW,
+):
     """(score, fan, plan) of the best plan for analysed ``hand[hi]`` minus ``d`` (-1: the hand as held;
     else the vector of ``d``'s component after the discard is in slot S_TMP).
 
@@ -254,8 +272,27 @@ def plan_score(hand, hi, sets, d, ex, ei, vis, vi, rules, greed, flush_bits, ful
 
 
 @njit(cache=True)
-def discard_scores(hand, hi, sets, ex, ei, vis, vi, rules, greed, flush_bits, full_ok, pungs_ok, concealed, hidden,
-                   honours_ok, T, W, VW, F):
+def discard_scores(
+    hand,
+    hi,
+    sets,
+    ex,
+    ei,
+    vis,
+    vi,
+    rules,
+    greed,
+    flush_bits,
+    full_ok,
+    pungs_ok,
+    concealed,
+    hidden,
+    honours_ok,
+    T,
+    W,
+    VW,
+    F,
+):
     """``F[0, d]`` = plan score, ``F[1, d]`` its fan and ``F[2, d]`` the plan for every held discard with
     ``W[R_MASK]`` set (hand analysed); returns the best score (-inf when none)."""
     best = -np.inf
@@ -266,8 +303,26 @@ def discard_scores(hand, hi, sets, ex, ei, vis, vi, rules, greed, flush_bits, fu
         if W[R_MASK, d] == 0:
             continue
         load(W, S_TMP, T, W[R_INFO, d // 9] - WEIGHT[d])
-        score, fan, plan = plan_score(hand, hi, sets, d, ex, ei, vis, vi, rules, greed, flush_bits, full_ok,
-                                      pungs_ok, concealed, hidden, honours_ok, W, VW)
+        score, fan, plan = plan_score(
+            hand,
+            hi,
+            sets,
+            d,
+            ex,
+            ei,
+            vis,
+            vi,
+            rules,
+            greed,
+            flush_bits,
+            full_ok,
+            pungs_ok,
+            concealed,
+            hidden,
+            honours_ok,
+            W,
+            VW,
+        )
         F[0, d] = score
         F[1, d] = fan
         F[2, d] = plan
@@ -320,8 +375,27 @@ def value_turn(i, hand, hi, sets, melds, ex, vis, legal, rng, rules, greed, T, W
     pung_counts(hand, hi, W)
     mask_legal_discards(legal, i, W)
     std_best = discard_shanten(hand, hi, sets, False, 1, T, W)
-    best = discard_scores(hand, hi, sets, ex, i, vis, i, rules, greed, flush_bits, full_ok, pungs_ok, melds == 0,
-                          hidden, honours_ok, T, W, VW, F)
+    best = discard_scores(
+        hand,
+        hi,
+        sets,
+        ex,
+        i,
+        vis,
+        i,
+        rules,
+        greed,
+        flush_bits,
+        full_ok,
+        pungs_ok,
+        melds == 0,
+        hidden,
+        honours_ok,
+        T,
+        W,
+        VW,
+        F,
+    )
     # a kong that keeps the shanten: as efficiency — unless the plan needs the hand meld-free (a declared
     # kong ends seven pairs and thirteen orphans)
     keep_closed = False
@@ -329,8 +403,13 @@ def value_turn(i, hand, hi, sets, melds, ex, vis, legal, rng, rules, greed, T, W
         if F[0, t] >= best - 1e-9 and (F[2, t] == PLAN_SEVEN_PAIRS or F[2, t] == PLAN_ORPHANS):
             keep_closed = True
     for t in range(34):
-        if (legal[i, CKONG + t] and hand[hi, t] == 4 and sets >= 1 and not keep_closed
-                and kong_shanten(sets, t, T, W) <= std_best):
+        if (
+            legal[i, CKONG + t]
+            and hand[hi, t] == 4
+            and sets >= 1
+            and not keep_closed
+            and kong_shanten(sets, t, T, W) <= std_best
+        ):
             return CKONG + t
         if legal[i, AKONG + t] and hand[hi, t] >= 1 and removal_shanten(sets, t, T, W) <= std_best:
             return AKONG + t
@@ -370,8 +449,26 @@ def value_response(i, hand, hi, sets, melds, ex, vis, legal, t, rules, greed, T,
     concealed = melds == 0
     analyse(hand, hi, sets, T, W)
     pung_counts(hand, hi, W)
-    now, _, _ = plan_score(hand, hi, sets, -1, ex, i, vis, i, rules, greed, flush_bits, full_ok, pungs_ok, concealed,
-                           hidden, honours_ok, W, VW)
+    now, _, _ = plan_score(
+        hand,
+        hi,
+        sets,
+        -1,
+        ex,
+        i,
+        vis,
+        i,
+        rules,
+        greed,
+        flush_bits,
+        full_ok,
+        pungs_ok,
+        concealed,
+        hidden,
+        honours_ok,
+        W,
+        VW,
+    )
     choice = PASS
     best = now + CLAIM_MARGIN
     for action in (KONG, PUNG, CHOW_LOW, CHOW_MID, CHOW_HIGH):
@@ -383,13 +480,50 @@ def value_response(i, hand, hi, sets, melds, ex, vis, legal, t, rules, greed, T,
         chow = action >= CHOW_LOW
         # a claimed meld is exposed: no seven pairs, orphans or concealed pungs after it
         if action == KONG:
-            score, fan, _ = plan_score(H, 0, sets - 1, -1, ex, i, vis, i, rules, greed, bits, full_ok and t < 27,
-                                       pungs_ok and not chow, False, False, honours_ok and t >= 27, W, VW)
+            score, fan, _ = plan_score(
+                H,
+                0,
+                sets - 1,
+                -1,
+                ex,
+                i,
+                vis,
+                i,
+                rules,
+                greed,
+                bits,
+                full_ok and t < 27,
+                pungs_ok and not chow,
+                False,
+                False,
+                honours_ok and t >= 27,
+                W,
+                VW,
+            )
         else:
             for k in range(34):
                 W[R_MASK, k] = W[R_EVERY, k]
-            discard_scores(H, 0, sets - 1, ex, i, vis, i, rules, greed, bits, full_ok and t < 27,
-                           pungs_ok and not chow, False, False, honours_ok and t >= 27, T, W, VW, F)
+            discard_scores(
+                H,
+                0,
+                sets - 1,
+                ex,
+                i,
+                vis,
+                i,
+                rules,
+                greed,
+                bits,
+                full_ok and t < 27,
+                pungs_ok and not chow,
+                False,
+                False,
+                honours_ok and t >= 27,
+                T,
+                W,
+                VW,
+                F,
+            )
             score, fan = -np.inf, 0.0
             for k in range(34):
                 if F[0, k] > score:
@@ -404,8 +538,25 @@ def value_response(i, hand, hi, sets, melds, ex, vis, legal, t, rules, greed, T,
 
 
 @njit(cache=True)
-def value_kernel(hand, sets_needed, meld_count, exposed, visible, seat_offset, round_wind, decision, target, wild,
-                 any_wild, legal, rng, params, rules, T, out):
+def value_kernel(
+    hand,
+    sets_needed,
+    meld_count,
+    exposed,
+    visible,
+    seat_offset,
+    round_wind,
+    decision,
+    target,
+    wild,
+    any_wild,
+    legal,
+    rng,
+    params,
+    rules,
+    T,
+    out,
+):
     """Fill ``out`` with the value action of every row (``params[0]`` = greed); rows with wild kinds judge
     ``G``, the hand without its wilds."""
     W = new_work()
@@ -432,11 +583,13 @@ def value_kernel(hand, sets_needed, meld_count, exposed, visible, seat_offset, r
                 a = value_turn(i, hand, i, sets, melds, exposed, visible, legal, rng, rules, greed, T, W, VW, F)
         elif decision[i] == RESPONSE:
             if wilds:
-                a = value_response(i, G, 0, sets, melds, exposed, visible, legal, target[i], rules, greed, T, W, VW,
-                                   F, H)
+                a = value_response(
+                    i, G, 0, sets, melds, exposed, visible, legal, target[i], rules, greed, T, W, VW, F, H
+                )
             else:
-                a = value_response(i, hand, i, sets, melds, exposed, visible, legal, target[i], rules, greed, T, W,
-                                   VW, F, H)
+                a = value_response(
+                    i, hand, i, sets, melds, exposed, visible, legal, target[i], rules, greed, T, W, VW, F, H
+                )
         else:
             a = WIN if legal[i, WIN] else PASS
         out[i] = checked(legal, i, a, rng)
@@ -445,9 +598,25 @@ def value_kernel(hand, sets_needed, meld_count, exposed, visible, seat_offset, r
 def act(obs, legal, rng, params, rules):
     """Value actions for the rows of ``obs``."""
     out = new_actions(obs)
-    value_kernel(obs.hand, obs.sets_needed, obs.meld_count, obs.exposed, obs.visible, obs.seat_offset, obs.round_wind,
-                 obs.decision, obs.target, obs.wild, bool(obs.wild.any()), legal, rng,
-                 param_array(params, PARAMS, "value"), rules_array(rules), joint_partial_table(), out)
+    value_kernel(
+        obs.hand,
+        obs.sets_needed,
+        obs.meld_count,
+        obs.exposed,
+        obs.visible,
+        obs.seat_offset,
+        obs.round_wind,
+        obs.decision,
+        obs.target,
+        obs.wild,
+        bool(obs.wild.any()),
+        legal,
+        rng,
+        param_array(params, PARAMS, "value"),
+        rules_array(rules),
+        joint_partial_table(),
+        out,
+    )
     return out
 
 

@@ -33,7 +33,16 @@ from collections.abc import Callable, Sequence
 import polars as pl
 
 from mjsim.analysis.stats import (
-    ALL, HAND, LONG_COLUMNS, MOMENTS, finish, lazy, moment_aggs, order_long, qname, value_rows,
+    ALL,
+    HAND,
+    LONG_COLUMNS,
+    MOMENTS,
+    finish,
+    lazy,
+    moment_aggs,
+    order_long,
+    qname,
+    value_rows,
 )  # fmt: skip
 
 SELF_DRAWN = ("self_draw", "kong_replacement")
@@ -72,8 +81,16 @@ def seat_rows(lf) -> pl.LazyFrame:
     return (
         lazy(lf)
         .select(
-            "run_id", "hand_id", "session", "hand_in_session", "round_wind", "streak", "dealer",
-            "winners", "discarder", pl.col("liable").alias("_liable"),
+            "run_id",
+            "hand_id",
+            "session",
+            "hand_in_session",
+            "round_wind",
+            "streak",
+            "dealer",
+            "winners",
+            "discarder",
+            pl.col("liable").alias("_liable"),
             pl.int_ranges(0, 4, dtype=pl.Int8).alias("seat"),
             pl.col("policies").alias("policy"),
             pl.concat_list(kinds).alias("win_kind"),
@@ -83,8 +100,17 @@ def seat_rows(lf) -> pl.LazyFrame:
         .explode(exploded)
         .with_columns(_offset(pl.col("seat")).alias("offset"))
         .select(
-            "run_id", "hand_id", "session", "hand_in_session", "round_wind", "streak", "dealer", "seat",
-            "offset", _role(pl.col("offset")).alias("role"), "policy",
+            "run_id",
+            "hand_id",
+            "session",
+            "hand_in_session",
+            "round_wind",
+            "streak",
+            "dealer",
+            "seat",
+            "offset",
+            _role(pl.col("offset")).alias("role"),
+            "policy",
             pl.col("winners").list.contains(pl.col("seat")).alias("won"),
             "win_kind",
             pl.col("win_kind").is_in(SELF_DRAWN).fill_null(False).alias("self_drawn"),
@@ -107,16 +133,37 @@ def win_rows(lf) -> pl.LazyFrame:
     return (
         lazy(lf)
         .select(
-            "run_id", "hand_id", "session", "hand_in_session", "dealer", "policies", "discarder", "liable",
-            pl.col("winners").alias("seat"), "win_kind", "fan", "patterns",
+            "run_id",
+            "hand_id",
+            "session",
+            "hand_in_session",
+            "dealer",
+            "policies",
+            "discarder",
+            "liable",
+            pl.col("winners").alias("seat"),
+            "win_kind",
+            "fan",
+            "patterns",
         )  # fmt: skip
         .explode("seat", "win_kind", "fan", "patterns")
         .filter(pl.col("seat").is_not_null())
         .with_columns(_offset(pl.col("seat")).alias("offset"))
         .select(
-            "run_id", "hand_id", "session", "hand_in_session", "dealer", "seat", "offset",
-            _role(pl.col("offset")).alias("role"), pl.col("policies").arr.get(pl.col("seat")).alias("policy"),
-            "win_kind", "fan", pl.col("patterns").list.unique(maintain_order=True), "discarder", "liable",
+            "run_id",
+            "hand_id",
+            "session",
+            "hand_in_session",
+            "dealer",
+            "seat",
+            "offset",
+            _role(pl.col("offset")).alias("role"),
+            pl.col("policies").arr.get(pl.col("seat")).alias("policy"),
+            "win_kind",
+            "fan",
+            pl.col("patterns").list.unique(maintain_order=True),
+            "discarder",
+            "liable",
         )  # fmt: skip
     )
 
@@ -388,6 +435,7 @@ def seat_table(lf, by="seat") -> pl.DataFrame:
 
 # -- patterns and fan ------------------------------------------------------------------------------
 
+
 def _win_items(lf, groups: list[str], item: str) -> pl.LazyFrame:
     """One row per win and item (a pattern id, each once per win; or the win's fan), with the
     winner's group columns, ``_k`` (the hand's wins) and ``_bh`` (seats of the winner's group in the
@@ -395,8 +443,14 @@ def _win_items(lf, groups: list[str], item: str) -> pl.LazyFrame:
     column = "patterns" if item == "pattern" else "fan"
     wins = (
         lazy(lf)
-        .select(*HAND, "dealer", "policies", pl.col("winners").alias("_seat"),
-                pl.col("winners").list.len().alias("_k"), column)  # fmt: skip
+        .select(
+            *HAND,
+            "dealer",
+            "policies",
+            pl.col("winners").alias("_seat"),
+            pl.col("winners").list.len().alias("_k"),
+            column,
+        )  # fmt: skip
         .explode("_seat", column)
         .filter(pl.col("_seat").is_not_null())
     )

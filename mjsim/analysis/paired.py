@@ -15,7 +15,15 @@ import numpy as np
 import polars as pl
 
 from mjsim.analysis.metrics import (
-    NET_COLUMNS, ROW_MEANS, check_by, group_levels, long_moments, member, moment_aggs, seat_exprs, seat_table,
+    NET_COLUMNS,
+    ROW_MEANS,
+    check_by,
+    group_levels,
+    long_moments,
+    member,
+    moment_aggs,
+    seat_exprs,
+    seat_table,
     with_seat_columns,
 )
 from mjsim.analysis.stats import Z95, as_list, finish, lazy

@@ -12,7 +12,16 @@ import numpy as np
 import polars as pl
 
 from mjsim.analysis.metrics import (
-    DEALER, LEVEL_TYPES, NON_DEALER, SEATS, check_by, group_levels, member, moment_aggs, seat_moments, seat_sums,
+    DEALER,
+    LEVEL_TYPES,
+    NON_DEALER,
+    SEATS,
+    check_by,
+    group_levels,
+    member,
+    moment_aggs,
+    seat_moments,
+    seat_sums,
     with_seat_columns,
 )
 from mjsim.analysis.stats import LONG_COLUMNS, MOMENTS, Z95, finish, lazy, percentile_interval
@@ -221,7 +230,8 @@ def _variance_moments(lf: pl.LazyFrame, groups: list[str], levels: pl.DataFrame)
                     "var_net_ex_horse": dr2 - st["vr"],
                     "horse_variance_share": (
                         -(dr2 - st["vr"]) / st["vx"] + st["vr"] * (dx2 - st["vx"]) / st["vx"] ** 2
-                        if st["vx"] > 0 else pl.lit(0.0)
+                        if st["vx"] > 0
+                        else pl.lit(0.0)
                     ),
                 }[name]
                 parts.append(pl.when(m_s).then(influence).otherwise(0.0))
@@ -367,10 +377,16 @@ def horse_table(lf, by="role", bootstrap: int = 0, seed: int = 0) -> pl.DataFram
     if bootstrap:
         boot = _bootstrap_share(lf, groups, levels, bootstrap, seed).with_columns(as_text)
         is_share = pl.col("metric") == "horse_variance_share"
-        table = table.join(boot, on=column, how="left", suffix="_boot").with_columns(
-            *[pl.when(is_share).then(pl.col(f"{c}_boot")).otherwise(pl.col(c)).alias(c)
-              for c in ("se", "ci_low", "ci_high")]  # fmt: skip
-        ).select(column, *LONG_COLUMNS)
+        table = (
+            table.join(boot, on=column, how="left", suffix="_boot")
+            .with_columns(
+                *[
+                    pl.when(is_share).then(pl.col(f"{c}_boot")).otherwise(pl.col(c)).alias(c)
+                    for c in ("se", "ci_low", "ci_high")
+                ]  # fmt: skip
+            )
+            .select(column, *LONG_COLUMNS)
+        )
     rank = {m: i for i, m in enumerate(HORSE_METRICS)}
     order = {str(v): i for i, v in enumerate(levels[column].to_list())} | {"all": levels.height}
     return (

@@ -181,7 +181,9 @@ def _fill_facts(st, params, b, row, horse_count, rules) -> None:
     st.n_horses[b] = horse_count if rules.horses == "dealer" else 0
     for k in range(len(pool)):
         st.horse_seats[b, k] = horse_seat(params, pool[k], row["dealer"])
-    st.n_reserved[b] = horse_count if rules.horses == "dealer" else (rules.horse_reserve if rules.horses == "winner" else 0)
+    st.n_reserved[b] = (
+        horse_count if rules.horses == "dealer" else (rules.horse_reserve if rules.horses == "winner" else 0)
+    )
 
 
 def _win_inputs(b, i, seat, row):

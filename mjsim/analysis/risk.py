@@ -21,7 +21,17 @@ import polars as pl
 
 from mjsim.analysis.metrics import LEVEL_TYPES, check_by, group_levels, histogram_stats, member, seat_rows
 from mjsim.analysis.stats import (
-    ALL, LONG_COLUMNS, MOMENTS, SESSION, dense_moments, finish, lazy, moment_aggs, order_long, qname, value_rows,
+    ALL,
+    LONG_COLUMNS,
+    MOMENTS,
+    SESSION,
+    dense_moments,
+    finish,
+    lazy,
+    moment_aggs,
+    order_long,
+    qname,
+    value_rows,
     wide_to_moments,
 )  # fmt: skip
 
@@ -42,9 +52,7 @@ def session_paths(lf, session_length: int | None = None) -> pl.LazyFrame:
     if session_length is not None:
         if session_length < 1:
             raise ValueError(f"session_length must be at least 1, got {session_length}")
-        rows = rows.filter(pl.col("hand_in_session") < session_length).filter(
-            pl.len().over(PATH) == session_length
-        )
+        rows = rows.filter(pl.col("hand_in_session") < session_length).filter(pl.len().over(PATH) == session_length)
     order = "hand_in_session"
     return rows.with_columns(pl.col("net").cum_sum().over(PATH, order_by=order).alias("cum")).with_columns(
         (pl.col("cum").cum_max().over(PATH, order_by=order).clip(lower_bound=0) - pl.col("cum")).alias("drawdown")
@@ -109,8 +117,11 @@ def session_risk(lf, session_length: int | None = None, loss_threshold: float | 
     per_path = pl.concat(
         [
             per_session.select(
-                *SESSION, "hands", *[e.alias(k) for k, e in _path_seat(s).items() if k in groups],
-                pl.col(f"final{s}").alias("final"), pl.col(f"dd{s}").alias("dd"),
+                *SESSION,
+                "hands",
+                *[e.alias(k) for k, e in _path_seat(s).items() if k in groups],
+                pl.col(f"final{s}").alias("final"),
+                pl.col(f"dd{s}").alias("dd"),
             )  # fmt: skip
             for s in range(4)
         ]
@@ -182,7 +193,8 @@ def cumulative_paths(lf, by="seat", session_length: int | None = None,
     paths = pl.concat(
         [
             frame.select(
-                "hand_in_session", *[e.alias(k) for k, e in seats[s].items() if k in groups],
+                "hand_in_session",
+                *[e.alias(k) for k, e in seats[s].items() if k in groups],
                 pl.col(f"cum{s}").alias("cum"),
             )  # fmt: skip
             for s in range(4)

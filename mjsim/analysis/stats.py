@@ -105,7 +105,9 @@ def wide_to_moments(wide: pl.DataFrame, groups: Sequence[str], specs: dict) -> p
     """Long rows ``groups, metric, kind, A..N`` from the wide output of :func:`dense_moments`."""
     frames = [
         wide.select(
-            *groups, pl.lit(m).alias("metric"), pl.lit(kind).alias("kind"),
+            *groups,
+            pl.lit(m).alias("metric"),
+            pl.lit(kind).alias("kind"),
             *[pl.col(f"{m}__{x}").alias(x) for x in MOMENTS],
         )  # fmt: skip
         for m, (_, _, kind) in specs.items()
@@ -129,9 +131,7 @@ def finish(moments: pl.DataFrame | pl.LazyFrame, kind: str | None = None) -> pl.
         pl.when((pl.col("B") > 0) & (pl.col("N") > 1)).then(var.sqrt()).alias("se"),
     )
     p, se = pl.col("estimate"), pl.col("se")
-    neff = (
-        pl.when((p > 0) & (p < 1) & (se > 0)).then(p * (1 - p) / (se * se)).otherwise(pl.col("N").cast(pl.Float64))
-    )
+    neff = pl.when((p > 0) & (p < 1) & (se > 0)).then(p * (1 - p) / (se * se)).otherwise(pl.col("N").cast(pl.Float64))
     centre = (p + z * z / (2 * neff)) / (1 + z * z / neff)
     half = z * (p * (1 - p) / neff + z * z / (4 * neff * neff)).sqrt() / (1 + z * z / neff)
     fixed = (se == 0) & (p > 0) & (p < 1)
@@ -154,8 +154,11 @@ def value_rows(wide: pl.DataFrame, groups: Sequence[str], metrics: Iterable[str]
     """Long rows (``estimate`` only, ``se``/``ci`` null) of plain figures held as wide columns."""
     frames = [
         wide.select(
-            *groups, pl.lit(m).alias("metric"), pl.col(m).cast(pl.Float64).alias("estimate"),
-            pl.lit(None, pl.Float64).alias("se"), pl.lit(None, pl.Float64).alias("ci_low"),
+            *groups,
+            pl.lit(m).alias("metric"),
+            pl.col(m).cast(pl.Float64).alias("estimate"),
+            pl.lit(None, pl.Float64).alias("se"),
+            pl.lit(None, pl.Float64).alias("ci_low"),
             pl.lit(None, pl.Float64).alias("ci_high"),
             (pl.col(n).cast(pl.Int64) if n else pl.lit(None, pl.Int64)).alias("n"),
         )  # fmt: skip

@@ -20,11 +20,15 @@ _SEAT_FIGURES = ("win_rate", "self_draw_share", "deal_in_rate", "mean_net", "sd_
 def run_summary(*directories) -> dict:
     """Figures of the runs' hands: overall and per absolute seat."""
     hands = scan_hands(*directories)
-    base = hands.select(
-        pl.len().alias("hands"),
-        pl.col("fan").explode().cast(pl.Float64).mean().alias("mean_fan"),
-        pl.col("turns").cast(pl.Float64).mean().alias("mean_turns"),
-    ).collect().row(0, named=True)
+    base = (
+        hands.select(
+            pl.len().alias("hands"),
+            pl.col("fan").explode().cast(pl.Float64).mean().alias("mean_fan"),
+            pl.col("turns").cast(pl.Float64).mean().alias("mean_turns"),
+        )
+        .collect()
+        .row(0, named=True)
+    )
     table = seat_table(hands, by="seat")
     figures = {(row["seat"], row["metric"]): row for row in table.iter_rows(named=True)}
     draw = figures[(0, "draw_rate")]  # the same hands for every seat

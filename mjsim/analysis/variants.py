@@ -139,8 +139,18 @@ def rotate(policies: tuple[str, ...], r: int) -> tuple[str, ...]:
     return tuple(seats[(s - r) % 4] for s in range(4))
 
 
-def run_variants(variants: list[Variant], policies, hands: int, *, session_length: int, seed: int, workers: int,
-                 out_dir, duplicate: bool = False, progress: bool | None = None) -> list[dict]:
+def run_variants(
+    variants: list[Variant],
+    policies,
+    hands: int,
+    *,
+    session_length: int,
+    seed: int,
+    workers: int,
+    out_dir,
+    duplicate: bool = False,
+    progress: bool | None = None,
+) -> list[dict]:
     """Simulate or re-settle every variant into ``out_dir/LABEL[-rotR]``; return the manifest entries."""
     from mjsim.sim.parallel import RunSpec, simulate
 
@@ -166,15 +176,24 @@ def run_variants(variants: list[Variant], policies, hands: int, *, session_lengt
                 write_run_info(path, info | {"label": variant.label + suffix, "method": "simulated"})
                 method = "simulated"
             done[variant.label] = path
-            entries.append({"label": variant.label + suffix, "variant": variant.label, "group": variant.group + suffix,
-                            "rotation": r, "path": str(path), "method": method,
-                            "ruleset_hash": variant.ruleset.content_hash})
+            entries.append(
+                {
+                    "label": variant.label + suffix,
+                    "variant": variant.label,
+                    "group": variant.group + suffix,
+                    "rotation": r,
+                    "path": str(path),
+                    "method": method,
+                    "ruleset_hash": variant.ruleset.content_hash,
+                }
+            )
     save_manifest(out_dir, entries)
     return entries
 
 
-def comparison_table(entries: list[dict], metric: str = "mean_net", by: str = "role",
-                     precision: float = 0.1) -> pl.DataFrame:
+def comparison_table(
+    entries: list[dict], metric: str = "mean_net", by: str = "role", precision: float = 0.1
+) -> pl.DataFrame:
     """Per variant: ``metric`` by ``by`` with its interval, and the difference to the first variant of its
     group (paired hand by hand where both played the same hands), with ``hands_needed``: the hands each
     variant would need for a 95% interval of half-width ``precision`` on that difference."""
@@ -188,8 +207,9 @@ def comparison_table(entries: list[dict], metric: str = "mean_net", by: str = "r
         per_hand = (table["diff_se"].fill_null(float("nan")) * hands**0.5).to_numpy()
         needed = [None if per_hand[i] != per_hand[i] else int(hands_needed(per_hand[i], precision))
                   for i in range(table.height)]  # fmt: skip
-        tables.append(table.with_columns(pl.lit(group).alias("group"), pl.Series("hands_needed", needed,
-                                                                                 dtype=pl.Int64)))
+        tables.append(
+            table.with_columns(pl.lit(group).alias("group"), pl.Series("hands_needed", needed, dtype=pl.Int64))
+        )
     return pl.concat(tables, how="vertical_relaxed")
 
 
@@ -220,5 +240,15 @@ def save_manifest(out_dir: Path, entries: list[dict]) -> None:
     (out_dir / "comparison.json").write_text(json.dumps(entries, indent=2, ensure_ascii=False), encoding="utf-8")
 
 
-__all__ = ["ALIASES", "RUN_INFO", "Variant", "build_variants", "label_of", "parse_vary", "rotate", "run_variants",
-           "save_manifest", "write_resettled"]
+__all__ = [
+    "ALIASES",
+    "RUN_INFO",
+    "Variant",
+    "build_variants",
+    "label_of",
+    "parse_vary",
+    "rotate",
+    "run_variants",
+    "save_manifest",
+    "write_resettled",
+]

@@ -256,8 +256,9 @@ def may_be_win(counts, n_tiles, forms):
 
 
 @njit(cache=True)
-def is_win_counts(counts, n_tiles, wilds, forms, quads_as_two_pairs, suit_exact, honour_exact, suit_features,
-                  honour_features):
+def is_win_counts(
+    counts, n_tiles, wilds, forms, quads_as_two_pairs, suit_exact, honour_exact, suit_features, honour_features
+):
     """Whether concealed ``counts`` plus ``wilds`` wild tiles complete a hand in one of ``forms`` (bits as
     :func:`shanten_of`)."""
     total = n_tiles + wilds

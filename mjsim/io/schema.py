@@ -55,8 +55,10 @@ COLUMNS: dict[str, tuple[pa.DataType, str]] = {
     "horse_hits": (pa.int8(), "winner horses on the winner's seat (TDH-M5); 0 otherwise"),
     "horse_pool": (pa.list_(pa.string()), "the back tiles horses are taken from, in order (for re-settlement)"),
     "kongs": (pa.list_(pa.string()), "kongs made, in order, as seat:kind:from (kind discard/added/concealed)"),
-    "kong_from_discard": (pa.list_(pa.int8()), "per winner: for a 杠上开花 win, the seat whose discard made the "
-                          "kong (JPH-S2/TDH-S2 fact), else -1"),
+    "kong_from_discard": (
+        pa.list_(pa.int8()),
+        "per winner: for a 杠上开花 win, the seat whose discard made the kong (JPH-S2/TDH-S2 fact), else -1",
+    ),
     "twelve_feeder": (_SEATS, "per seat: who fed its fourth exposed set (JPH-S4 fact), -1 none"),
     "twelve_turn": (_SEATS, "per seat: discard count when that happened (orders 包先不包后)"),
     "limit_feeder": (_SEATS, "per seat: who fed its 4th wind / 3rd dragon pung (JPH-S5 fact), -1 none"),

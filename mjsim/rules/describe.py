@@ -14,9 +14,10 @@ def describe_presets() -> str:
         rs = load_preset(name)
         rows.append((name, rs.family, format_value(rs.cap), str(rs.min_fan), rs.description))
     widths = [max(len(row[i]) for row in rows) for i in range(4)]
-    return "\n".join(
-        "  ".join(cell.ljust(width) for cell, width in zip(row[:4], widths)) + "  " + row[4] for row in rows
-    ) + "\n"
+    return (
+        "\n".join("  ".join(cell.ljust(width) for cell, width in zip(row[:4], widths)) + "  " + row[4] for row in rows)
+        + "\n"
+    )
 
 
 def describe_ruleset(rs: Ruleset) -> str:

@@ -26,7 +26,7 @@ from __future__ import annotations
 import os
 import tomllib
 from collections.abc import Mapping
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 from pathlib import Path
 
@@ -42,7 +42,7 @@ def preset_names() -> list[str]:
     return sorted(p.name.removesuffix(".toml") for p in PRESETS.iterdir() if p.name.endswith(".toml"))
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_preset(name: str) -> Ruleset:
     """The bundled preset ``name`` (cached: rulesets are immutable)."""
     text, origin, base = _source(name, None)

@@ -170,30 +170,63 @@ _entries += [
 
 _section = "table and play (C-*)"
 _entries += [
-    _o("tile_set", "int", 136, "C-T4", "tiles in the wall: 108 suits only, 136 + honours, 144 + flowers",
-       allowed=(108, 136, 144)),
+    _o(
+        "tile_set",
+        "int",
+        136,
+        "C-T4",
+        "tiles in the wall: 108 suits only, 136 + honours, 144 + flowers",
+        allowed=(108, 136, 144),
+    ),
     _o("hand_size", "int", 13, "C-W2 SHT-P2", "tiles in a non-dealer hand (dealer one more)", allowed=(13, 16)),
     _bool("chow", True, "C-P2 TDH-P1 XZ-P1", "the discarder's 下家 may chow"),
     _bool("discard_win", True, "JPH-P1 TDH-P2", "wins on a discard allowed (false = self-draw and robbed kong only)"),
-    _bool("multiple_win", True, "C-P2 JPH-P2 SHT-P5",
-          "several winners on one discard (一炮多响); false = first in turn order after the discarder"),
-    _list("win_forms", WIN_FORMS, ("standard", "thirteen_orphans"), "JPH-P5 TDH-P4 XZ-P3",
-          "winning shapes (must include standard = sets + pair)"),
+    _bool(
+        "multiple_win",
+        True,
+        "C-P2 JPH-P2 SHT-P5",
+        "several winners on one discard (一炮多响); false = first in turn order after the discarder",
+    ),
+    _list(
+        "win_forms",
+        WIN_FORMS,
+        ("standard", "thirteen_orphans"),
+        "JPH-P5 TDH-P4 XZ-P3",
+        "winning shapes (must include standard = sets + pair)",
+    ),
     _bool("seven_pairs_quads", True, "C-P5 TDH-P4 XZ-P3", "four equal (non-konged) tiles count as two pairs"),
-    _choice("missed_win", ("none", "same_kind_until_move", "any_discard_until_draw", "until_draw_unless_more_fan"),
-            "same_kind_until_move", "C-P6 JPH-P3 TDH-P3 XZ-P5",
-            "after passing a discard win: none; same kind until own next draw/claim (JPH-P3 漏胡); "
-            "any discard until own draw (TDH-P3 过手); until own draw unless more fan (XZ-P5 过水)"),
+    _choice(
+        "missed_win",
+        ("none", "same_kind_until_move", "any_discard_until_draw", "until_draw_unless_more_fan"),
+        "same_kind_until_move",
+        "C-P6 JPH-P3 TDH-P3 XZ-P5",
+        "after passing a discard win: none; same kind until own next draw/claim (JPH-P3 漏胡); "
+        "any discard until own draw (TDH-P3 过手); until own draw unless more fan (XZ-P5 过水)",
+    ),
     _bool("missed_pung", False, "TDH-P3 SHT-P4", "passing a possible pung bars punging that kind until own next draw"),
     _bool("rob_kong", True, "C-P4 JPH-S3 TDH-S1", "added kongs (补杠) can be robbed"),
-    _bool("rob_kong_own_discard", True, "TDH-S1",
-          "a player may rob a kong of a tile kind they discarded earlier (tuidaohu seed: false)"),
+    _bool(
+        "rob_kong_own_discard",
+        True,
+        "TDH-S1",
+        "a player may rob a kong of a tile kind they discarded earlier (tuidaohu seed: false)",
+    ),
     _choice("kong_replacement", ("back", "front"), "back", "C-W3 XZ-P1", "where kong replacement tiles are drawn"),
-    _choice("next_dealer_after_win", NEXT_DEALER_AFTER_WIN, "dealer_or_next", "C-X2 JPH-P6 SHT-P8 TDH-P5 XZ-P7",
-            "dealer_or_next: a winning dealer keeps, else 下家; winner: the winner deals (multiple win: first from "
-            "the discarder); first_winner: first winner of the hand (first win multiple: the discarder)"),
-    _choice("next_dealer_after_draw", ("same", "next"), "same", "C-X2 JPH-P6 TDH-P5 XZ-P7 SHT-P7",
-            "who deals after a drawn hand: same dealer or the 下家"),
+    _choice(
+        "next_dealer_after_win",
+        NEXT_DEALER_AFTER_WIN,
+        "dealer_or_next",
+        "C-X2 JPH-P6 SHT-P8 TDH-P5 XZ-P7",
+        "dealer_or_next: a winning dealer keeps, else 下家; winner: the winner deals (multiple win: first from "
+        "the discarder); first_winner: first winner of the hand (first win multiple: the discarder)",
+    ),
+    _choice(
+        "next_dealer_after_draw",
+        ("same", "next"),
+        "same",
+        "C-X2 JPH-P6 TDH-P5 XZ-P7 SHT-P7",
+        "who deals after a drawn hand: same dealer or the 下家",
+    ),
     _int("min_fan", 0, 13, 0, "JPH-P4", "起胡: minimum fan to win (after bonuses, before the cap)"),
     _o("cap", "cap", None, "JPH-F4 XZ-F3", "封顶: largest fan of an ordinary hand; none = no cap", lo=0, hi=FAN_MAX),
 ]
@@ -201,13 +234,27 @@ _entries += [
 _section = "jipinghu scoring (JPH-F, JPH-M, JPH-S)"
 _entries += [
     _table("fan", JPH_FAN_KEYS, "JPH-F1", "ordinary patterns -> fan, added together and capped; absent = not scored"),
-    _table("limit_fan", JPH_LIMIT_KEYS, "JPH-F2",
-           "limit patterns -> fan, beyond the cap, largest one only; a pattern is in fan or limit_fan, never both"),
+    _table(
+        "limit_fan",
+        JPH_LIMIT_KEYS,
+        "JPH-F2",
+        "limit patterns -> fan, beyond the cap, largest one only; a pattern is in fan or limit_fan, never both",
+    ),
     _list("bonuses", JPH_BONUSES, (), "JPH-F3", "+1 fan bonuses counted for ordinary hands"),
-    _choice("kong_flower", ("raise_to_cap", "plus_one"), "raise_to_cap", "JPH-S2",
-            "杠上开花: raise an ordinary hand to the cap ([3]) or +1 fan ([5])"),
-    _choice("robbed_kong_bonus", ("as_kong_flower", "self_draw_only"), "as_kong_flower", "JPH-S3",
-            "抢杠: gets the kong_flower minimum ([3]) or counts as self-draw only ([5])"),
+    _choice(
+        "kong_flower",
+        ("raise_to_cap", "plus_one"),
+        "raise_to_cap",
+        "JPH-S2",
+        "杠上开花: raise an ordinary hand to the cap ([3]) or +1 fan ([5])",
+    ),
+    _choice(
+        "robbed_kong_bonus",
+        ("as_kong_flower", "self_draw_only"),
+        "as_kong_flower",
+        "JPH-S3",
+        "抢杠: gets the kong_flower minimum ([3]) or counts as self-draw only ([5])",
+    ),
     _bool("triple_win_raise", True, "JPH-S1", "一炮三响 raises each winner's ordinary hand to at least the cap"),
     _bool("discard_pays_all", False, "JPH-M2", "a discarder pays three shares (包三家) instead of one"),
     _bool("liability_kong_flower", True, "JPH-S2 TDH-S2", "杠上开花包杠: the discarder of a konged tile pays all"),
@@ -219,40 +266,82 @@ _entries += [
 
 _section = "tuidaohu value, kongs, horses, wilds (TDH-*)"
 _entries += [
-    _choice("hand_value", ("fan", "small_big", "ghost_multipliers"), "fan", "C-M2 TDH-V1 TDH-V4",
-            "how a hand is valued: 2^fan (jipinghu, xuezhan), small/big units (TDH-V1), ghost multipliers (TDH-V4)"),
+    _choice(
+        "hand_value",
+        ("fan", "small_big", "ghost_multipliers"),
+        "fan",
+        "C-M2 TDH-V1 TDH-V4",
+        "how a hand is valued: 2^fan (jipinghu, xuezhan), small/big units (TDH-V1), ghost multipliers (TDH-V4)",
+    ),
     _list("big_hands", TDH_BIG_HANDS, (), "TDH-V2", "hands worth big_hand_value (they do not combine)"),
     _int("small_hand_value", 1, 100, 1, "TDH-V1", "units of a small hand 小胡"),
     _int("big_hand_value", 1, 100, 2, "TDH-V1", "units of a big hand 大胡"),
     _int("self_draw_multiplier", 1, 10, 1, "TDH-V3", "each payer pays this × hand value on a self-draw ([Q][D]: 2)"),
     _int("discard_multiplier", 1, 10, 1, "TDH-V3", "the discarder pays this × hand value on a discard win"),
-    _choice("earthly_rule", ("first_self_draw", "dealer_first_discard"), "first_self_draw", "TDH-V2",
-            "地胡: non-dealer self-draw on first draw with no claim before, or win on the dealer's first discard"),
+    _choice(
+        "earthly_rule",
+        ("first_self_draw", "dealer_first_discard"),
+        "first_self_draw",
+        "TDH-V2",
+        "地胡: non-dealer self-draw on first draw with no claim before, or win on the dealer's first discard",
+    ),
     _int("no_ghost_multiplier", 1, 10, 2, "TDH-V4", "× for a win with no ghost tile (无鬼)"),
     _int("kong_flower_multiplier", 1, 10, 2, "TDH-V4", "× for a win on a kong replacement (杠开)"),
     _bool("full_ghosts", False, "TDH-V4", "holding all four ghosts is an instant win (满鬼)"),
     _int("full_ghosts_value", 1, 100, 6, "TDH-V4", "units per payer of a full-ghosts win"),
-    _int("kong_pay_discard", 0, 100, 0, "TDH-K1 XZ-M3",
-         "exposed kong from a discard: the discarder pays (TDH 3, XZ 2)"),
+    _int(
+        "kong_pay_discard", 0, 100, 0, "TDH-K1 XZ-M3", "exposed kong from a discard: the discarder pays (TDH 3, XZ 2)"
+    ),
     _int("kong_pay_added", 0, 100, 0, "TDH-K1 XZ-M3", "added kong: each other / not-yet-won player pays (TDH 1, XZ 1)"),
-    _int("kong_pay_concealed", 0, 100, 0, "TDH-K1 XZ-M3",
-         "concealed kong: each other / not-yet-won player pays (TDH 2, XZ 2)"),
-    _choice("kong_settle", ("end_if_won", "immediate"), "end_if_won", "TDH-K2 XZ-M3",
-            "kong payments at the end only if someone won ([Q][D]), or at once ([G], xuezhan)"),
-    _choice("horses", ("none", "dealer", "winner"), "none", "TDH-M1 TDH-M5 TDH-M6",
-            "买马: no horses, dealer horses (TDH-M1), winner horses (TDH-M5)"),
-    _choice("horse_growth", ("plus_one_per_streak", "by_win_kind"), "plus_one_per_streak", "TDH-M2",
-            "dealer horses grow +1 per 连庄 ([Q]) or +2 after a self-draw, +1 after a discard win ([D])"),
+    _int(
+        "kong_pay_concealed",
+        0,
+        100,
+        0,
+        "TDH-K1 XZ-M3",
+        "concealed kong: each other / not-yet-won player pays (TDH 2, XZ 2)",
+    ),
+    _choice(
+        "kong_settle",
+        ("end_if_won", "immediate"),
+        "end_if_won",
+        "TDH-K2 XZ-M3",
+        "kong payments at the end only if someone won ([Q][D]), or at once ([G], xuezhan)",
+    ),
+    _choice(
+        "horses",
+        ("none", "dealer", "winner"),
+        "none",
+        "TDH-M1 TDH-M5 TDH-M6",
+        "买马: no horses, dealer horses (TDH-M1), winner horses (TDH-M5)",
+    ),
+    _choice(
+        "horse_growth",
+        ("plus_one_per_streak", "by_win_kind"),
+        "plus_one_per_streak",
+        "TDH-M2",
+        "dealer horses grow +1 per 连庄 ([Q]) or +2 after a self-draw, +1 after a discard win ([D])",
+    ),
     _int("horse_base", 0, 8, 1, "TDH-M2", "dealer horses on a first hand as dealer"),
     _int("horse_max", 0, 8, 4, "TDH-M2", "most dealer horses"),
-    _choice("horse_mapping", ("dealer_offset", "ghost_edition"), "dealer_offset", "TDH-M3 TDH-M5",
-            "which seat a horse tile points at"),
+    _choice(
+        "horse_mapping",
+        ("dealer_offset", "ghost_edition"),
+        "dealer_offset",
+        "TDH-M3 TDH-M5",
+        "which seat a horse tile points at",
+    ),
     _int("winner_horses_with_ghost", 0, 8, 4, "TDH-M5", "winner horses when the winning hand holds a ghost"),
     _int("winner_horses_without_ghost", 0, 8, 6, "TDH-M5", "winner horses when it holds none"),
     _int("horse_reserve", 0, 8, 6, "TDH-M5", "tiles reserved at the back of the wall for winner horses"),
-    _choice("wild_scheme", ("none", "fixed", "flip_next", "flip_two_kinds"), "none", "C-J1 TDH-G1 SHT-P3",
-            "wild tiles: none; fixed (wild_tile); flip_next (turned tile's successor, TDH-G1); "
-            "flip_two_kinds (two turned tiles each name a 财神 kind, SHT-P3)"),
+    _choice(
+        "wild_scheme",
+        ("none", "fixed", "flip_next", "flip_two_kinds"),
+        "none",
+        "C-J1 TDH-G1 SHT-P3",
+        "wild tiles: none; fixed (wild_tile); flip_next (turned tile's successor, TDH-G1); "
+        "flip_two_kinds (two turned tiles each name a 财神 kind, SHT-P3)",
+    ),
     _o("wild_tile", "tile", "5z", "TDH-G1", "the wild kind when wild_scheme = fixed (default 白板)"),
 ]
 
@@ -275,10 +364,16 @@ _entries += [
     _bool("white_is_flower", False, "SHT-P1", "白板 5z is a flower (set aside and replaced)"),
     _int("split_tiles_at", 0, 60, 0, "SHT-P7", "分牌 starts with this many tiles left (0 = off)"),
     _int("split_kong_extra", 0, 10, 2, "SHT-P7", "tiles added to split_tiles_at per kong made"),
-    _choice("caishen_same_kind", ("one_kind",), "one_kind", "SHT-P3",
-            "both turned tiles of one kind: one 财神 kind (two copies left)"),
-    _choice("caishen_flip_flower", ("redraw",), "redraw", "SHT-P3",
-            "a turned flower is set aside and another tile turned"),
+    _choice(
+        "caishen_same_kind",
+        ("one_kind",),
+        "one_kind",
+        "SHT-P3",
+        "both turned tiles of one kind: one 财神 kind (two copies left)",
+    ),
+    _choice(
+        "caishen_flip_flower", ("redraw",), "redraw", "SHT-P3", "a turned flower is set aside and another tile turned"
+    ),
 ]
 
 OPTIONS: MappingProxyType[str, Option] = MappingProxyType({o.name: o for o in _entries})
@@ -287,7 +382,7 @@ OPTIONS: MappingProxyType[str, Option] = MappingProxyType({o.name: o for o in _e
 SECTIONS: tuple[str, ...] = tuple(dict.fromkeys(o.section for o in _entries))
 """Section titles in order (the docs and ``mjsim rules`` group options by them)."""
 
-del _entries, _section
+del _entries
 
 
 # ---------------------------------------------------------------------------

@@ -326,7 +326,9 @@ def _check_consistency(rs: Ruleset) -> None:
                     "(C-T4): remove them or use tile_set 136/144"
                 )
         if rs.white_is_flower:
-            raise ValueError("option 'white_is_flower' = True needs 白板 5z, but 'tile_set' = 108 has no honours (C-T4)")
+            raise ValueError(
+                "option 'white_is_flower' = True needs 白板 5z, but 'tile_set' = 108 has no honours (C-T4)"
+            )
     if rs.wild_scheme == "fixed":
         tile = parse_tiles(rs.wild_tile)[0]
         if not tile_set_kinds(rs.tile_set)[tile]:

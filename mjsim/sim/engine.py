@@ -24,9 +24,30 @@ from numba.experimental import structref
 
 from mjsim.hand.fast import may_be_win
 from mjsim.sim.constants import (
-    AKONG, CHOW_HIGH, CHOW_LOW, CHOW_MID, CKONG, DISCARD, KONG, KONG_ADDED, KONG_CONCEALED, KONG_FROM_DISCARD,
-    MELD_CHOW, MELD_CKONG, MELD_KONG, MELD_PUNG, PASS, PUNG, RESPONSE, ROB, TURN, WIN,
-    WIN_DISCARD, WIN_KONG_REPLACEMENT, WIN_ROBBED_KONG, WIN_SELF_DRAW,
+    AKONG,
+    CHOW_HIGH,
+    CHOW_LOW,
+    CHOW_MID,
+    CKONG,
+    DISCARD,
+    KONG,
+    KONG_ADDED,
+    KONG_CONCEALED,
+    KONG_FROM_DISCARD,
+    MELD_CHOW,
+    MELD_CKONG,
+    MELD_KONG,
+    MELD_PUNG,
+    PASS,
+    PUNG,
+    RESPONSE,
+    ROB,
+    TURN,
+    WIN,
+    WIN_DISCARD,
+    WIN_KONG_REPLACEMENT,
+    WIN_ROBBED_KONG,
+    WIN_SELF_DRAW,
 )  # fmt: skip
 from mjsim.sim.fastscore import FIRST_TURN, KONG_REPLACEMENT, LAST_TILE, N_PATTERNS, ROBBED_KONG, SELF_DRAW
 from mjsim.sim.rng import mix64, next_below, stream_seed
@@ -333,8 +354,18 @@ def _start_next(st, p, b, queue):
         round_wind = st.round_wind[b]
         if dealer != st.dealer[b] and dealer == st.session_dealer[b]:
             round_wind = (round_wind + 1) % 4  # C-S2: a full round of dealers
-        _start_hand(st, p, b, st.session[b], st.hand_in_session[b] + 1, dealer, round_wind, streak,
-                    st.session_dealer[b], _next_horse_count(st, p, b, dealer))
+        _start_hand(
+            st,
+            p,
+            b,
+            st.session[b],
+            st.hand_in_session[b] + 1,
+            dealer,
+            round_wind,
+            streak,
+            st.session_dealer[b],
+            _next_horse_count(st, p, b, dealer),
+        )
         return
     if queue[0] < queue[1]:
         session = queue[0]
@@ -905,7 +936,6 @@ def start_tables(st, p, queue):
     for b in range(st.phase.size):
         if st.phase[b] == PH_IDLE:
             _start_next(st, p, b, queue)
-
 
 
 @njit(cache=True)

@@ -76,8 +76,9 @@ P = {name: i for i, name in enumerate(PATTERN_IDS)}
     I_FULL_GHOSTS,
 ) = range(N_PATTERNS)
 _LIMIT_ORDER = np.array([P[n] for n in PATTERN_IDS[:19] if n != "chicken"], dtype=np.int64)
-_BONUS_ORDER = np.array([P[n] for n in ("self_draw", "seat_wind", "round_wind", "dragon_pung", "concealed",
-                                        "last_tile")], dtype=np.int64)
+_BONUS_ORDER = np.array(
+    [P[n] for n in ("self_draw", "seat_wind", "round_wind", "dragon_pung", "concealed", "last_tile")], dtype=np.int64
+)
 
 # win situation bits
 SELF_DRAW = 1
@@ -354,8 +355,9 @@ def _score_reading(has, honour_sets, claimed, flags, discard_winners, params, fo
 
 
 @njit(cache=True)
-def score_jipinghu(concealed, meld_kind, meld_tile, n_melds, flags, seat_offset, round_wind, discard_winners,
-                   params, found):
+def score_jipinghu(
+    concealed, meld_kind, meld_tile, n_melds, flags, seat_offset, round_wind, discard_winners, params, found
+):
     """Fan of a win under JPH-F/JPH-S, or NOT_A_WIN / BELOW_MIN_FAN.
 
     ``concealed``: the winner's concealed counts incl. the winning tile; melds
@@ -521,4 +523,3 @@ def score_jipinghu(concealed, meld_kind, meld_tile, n_melds, flags, seat_offset,
     if best_reading < 0:
         return BELOW_MIN_FAN if below else NOT_A_WIN
     return best
-

@@ -17,12 +17,34 @@ import numpy as np
 from numba import njit
 
 from mjsim.hand.fast import form_bits, is_win_counts
-from mjsim.sim.constants import MELD_CKONG, MELD_CHOW, MELD_KONG
+from mjsim.sim.constants import MELD_CHOW, MELD_CKONG, MELD_KONG
 from mjsim.sim.fastscore import (
-    FIRST_TURN, I_ALL_HONOURS, I_BIG_DRAGONS, I_BIG_WINDS, I_EARTHLY, I_FOUR_CONCEALED_PUNGS, I_FOUR_KONGS,
-    I_FULL_FLUSH, I_FULL_GHOSTS, I_HEAVENLY, I_KONG_FLOWER, I_LITTLE_WINDS, I_NO_GHOST, I_SEVEN_PAIRS,
-    I_SMALL_HAND, I_THIRTEEN_ORPHANS, KONG_REPLACEMENT, N_PATTERNS, NOT_A_WIN, P, ROBBED_KONG, SELF_DRAW,
-    SHAPE_ALL_PUNGS, _is_orphans, _is_seven_pairs, standard_shapes,
+    FIRST_TURN,
+    I_ALL_HONOURS,
+    I_BIG_DRAGONS,
+    I_BIG_WINDS,
+    I_EARTHLY,
+    I_FOUR_CONCEALED_PUNGS,
+    I_FOUR_KONGS,
+    I_FULL_FLUSH,
+    I_FULL_GHOSTS,
+    I_HEAVENLY,
+    I_KONG_FLOWER,
+    I_LITTLE_WINDS,
+    I_NO_GHOST,
+    I_SEVEN_PAIRS,
+    I_SMALL_HAND,
+    I_THIRTEEN_ORPHANS,
+    KONG_REPLACEMENT,
+    N_PATTERNS,
+    NOT_A_WIN,
+    ROBBED_KONG,
+    SELF_DRAW,
+    SHAPE_ALL_PUNGS,
+    P,
+    _is_orphans,
+    _is_seven_pairs,
+    standard_shapes,
 )  # fmt: skip
 
 # TDH-V2 order of the big hands (the reference's BIG_HANDS)
@@ -74,8 +96,9 @@ def _reading_bigs(reading_has, params, found):
 
 
 @njit(cache=True)
-def score_tuidaohu(concealed, wilds, win_tile, meld_kind, meld_tile, n_melds, flags, seat_offset, params, tb,
-                   found, scratch):
+def score_tuidaohu(
+    concealed, wilds, win_tile, meld_kind, meld_tile, n_melds, flags, seat_offset, params, tb, found, scratch
+):
     """Units of a win (TDH-V1..V4), or NOT_A_WIN; ``found`` receives the pattern ids.
 
     ``concealed``: real (non-wild) concealed tiles incl. the winning tile;

@@ -8,7 +8,15 @@ from mjsim.io.dataset import read_run_info, scan_hands
 from mjsim.rules import loads
 from mjsim.sim import engine
 from mjsim.sim.constants import (
-    AKONG, CHOW_HIGH, CHOW_LOW, CHOW_MID, CKONG, KONG, N_ACTIONS, PUNG, WIN,
+    AKONG,
+    CHOW_HIGH,
+    CHOW_LOW,
+    CHOW_MID,
+    CKONG,
+    KONG,
+    N_ACTIONS,
+    PUNG,
+    WIN,
 )  # fmt: skip
 from mjsim.sim.observation import empty_observation, policy_rules
 from mjsim.sim.records import allocate_records, rows_to_columns
@@ -32,16 +40,23 @@ def replay_hand(run_dir, hand_id: int) -> tuple[list[str], dict]:
     row = rows.row(0, named=True)
     ruleset = loads(info["ruleset_toml"], name=info["ruleset"])
     seats = seat_policies(info["policies"])
-    params = engine_params(
-        ruleset, session_length=info["session_length"], seed_key=root_key(info["seed"]), replay=True
-    )
+    params = engine_params(ruleset, session_length=info["session_length"], seed_key=root_key(info["seed"]), replay=True)
     sc = scoring(ruleset)
     st = allocate_state(1)
     out = allocate_records(4)
     queue = np.array([0, 0], np.int64)  # nothing after this hand
     dealer_horses = len(row["horses"]) if ruleset.horses == "dealer" else 0
-    engine.start_hand_at(st, params, 0, row["session"], row["hand_in_session"], row["dealer"], row["round_wind"],
-                         row["streak"], dealer_horses)
+    engine.start_hand_at(
+        st,
+        params,
+        0,
+        row["session"],
+        row["hand_in_session"],
+        row["dealer"],
+        row["round_wind"],
+        row["streak"],
+        dealer_horses,
+    )
     dealt = st.hands[0].copy()
     obs = empty_observation(3)
     legal = np.zeros((3, N_ACTIONS), np.bool_)

@@ -8,8 +8,25 @@ from mjsim.sim.settle import settle
 
 
 @njit(cache=True)
-def rescore_and_settle(st, p, sc, n_tables, table, index, real, wilds, win_tile, meld_kind, meld_tile, n_melds,
-                       flags, offset, round_wind, discard_winners, found):
+def rescore_and_settle(
+    st,
+    p,
+    sc,
+    n_tables,
+    table,
+    index,
+    real,
+    wilds,
+    win_tile,
+    meld_kind,
+    meld_tile,
+    n_melds,
+    flags,
+    offset,
+    round_wind,
+    discard_winners,
+    found,
+):
     """Score each logged win (``table[k]``, winner ``index[k]``) under ``sc``, then settle tables 0..n-1.
 
     Returns each win's value (negative: no longer a win)."""

@@ -159,7 +159,4 @@ def seat_policies(specs) -> SeatPolicies:
     parsed = [parse_policy(p.strip()) for p in parts]
     specs = tuple(p.spec for p in parsed)
     groups = tuple(specs.index(spec) for spec in specs)
-    return SeatPolicies(
-        tuple(policy for policy, _ in parsed), tuple(values for _, values in parsed), specs, groups
-    )
-
+    return SeatPolicies(tuple(policy for policy, _ in parsed), tuple(values for _, values in parsed), specs, groups)

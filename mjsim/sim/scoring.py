@@ -43,8 +43,24 @@ def _new_scoring(jph, tdh, tables):
 
 
 @njit(cache=True)
-def score_win(family, forms, quads, sc, real, wilds, win_tile, meld_kind, meld_tile, n_melds, flags, seat_offset,
-              round_wind, discard_winners, found, scratch):
+def score_win(
+    family,
+    forms,
+    quads,
+    sc,
+    real,
+    wilds,
+    win_tile,
+    meld_kind,
+    meld_tile,
+    n_melds,
+    flags,
+    seat_offset,
+    round_wind,
+    discard_winners,
+    found,
+    scratch,
+):
     """Value of a win in the family's unit (fan, or 推倒胡 units), or a negative code (not a win / below
     the minimum fan).  ``real``: concealed non-wild tiles incl. the winning tile; ``wilds``: wild tiles held."""
     if family == 0:

@@ -131,7 +131,6 @@ class State(structref.StructRefProxy):
         ``trace_len``: int16 (B,)
     """
 
-
     def __getattr__(self, name):
         arrays = self.__dict__.get("_arrays")
         if arrays is None or name not in arrays:

@@ -98,6 +98,4 @@ def score(ruleset, hand: Hand, win: Win) -> HandScore:
     found = p.readings(ruleset, hand, win)
     if ruleset.full_ghosts and hand.wild_kinds and hand.wilds >= 4:
         found.append(p.full_ghosts_reading(hand, win))
-    return best_score(
-        lambda r: score_reading(ruleset, r), found, no_win=p.no_win_message(ruleset, hand), rank=_rank
-    )
+    return best_score(lambda r: score_reading(ruleset, r), found, no_win=p.no_win_message(ruleset, hand), rank=_rank)
