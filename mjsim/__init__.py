@@ -11,8 +11,8 @@ Public names (loaded lazily so that ``import mjsim`` stays cheap):
 from importlib import import_module
 
 from mjsim._compiled_cache import configure as _configure_compiled_cache
+from mjsim._version import __version__, code_version
 
-__version__ = "0.1.0"
 _configure_compiled_cache()  # before any compiled module is imported
 
 _LAZY = {
@@ -23,7 +23,7 @@ _LAZY = {
     "resettle": "mjsim.analysis.resettle",
 }
 
-__all__ = ["__version__", *_LAZY]
+__all__ = ["__version__", "code_version", *_LAZY]
 
 
 def __getattr__(name):

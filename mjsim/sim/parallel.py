@@ -98,7 +98,7 @@ def _constants(spec: RunSpec, specs) -> dict:
         "run_id": spec.run_id,
         "ruleset": spec.ruleset.name,
         "ruleset_hash": spec.ruleset.content_hash,
-        "mjsim_version": mjsim.__version__,
+        "mjsim_version": mjsim.code_version(),
         "policies": list(specs),
     }
 
@@ -133,7 +133,7 @@ def simulate(spec: RunSpec, out_dir, workers: int = 1, progress: bool | None = N
         "round_wind": spec.round_wind,
         "workers": workers,
         "seconds": round(time.perf_counter() - started, 3),
-        "mjsim_version": mjsim.__version__,
+        "mjsim_version": mjsim.code_version(),
     }
     write_run_info(out_dir, info)
     return info
