@@ -60,30 +60,26 @@ def _cmd_score(args) -> None:
     print(_format_score(rules, score))
 
 
-def _run_dir(path, overwrite: bool):
-    out = Path(path)
-    if out.exists() and any(out.glob("part-*.parquet")):
-        if not overwrite:
-            raise ValueError(f"{out} already holds a run; choose another --out or pass --overwrite")
-        for part in out.glob("part-*.parquet"):
-            part.unlink()
-    return out
-
-
 def _cmd_simulate(args) -> None:
     from mjsim import ruleset
     from mjsim.analysis import format_summary, run_summary
-    from mjsim.sim.parallel import RunSpec, simulate
+    from mjsim.analysis.variants import directory_name
+    from mjsim.sim.parallel import RunSpec, resume, simulate
 
-    rules = ruleset(args.ruleset)
-    policies = tuple(args.policy or ["efficiency"])
-    out = _run_dir(args.out or f"data/runs/{rules.name}-s{args.seed}", args.overwrite)
-    spec = RunSpec(
-        ruleset=rules, policies=policies, hands=args.hands, session_length=args.session_length, seed=args.seed,
-        first_dealer=-1 if args.dealer == "random" else int(args.dealer), round_wind=args.round_wind,
-    )  # fmt: skip
-    info = simulate(spec, out, workers=args.workers)
-    print(f"run {info['run_id']}: {info['hands']:,} hands of {rules.name} in {info['seconds']:.1f} s -> {out}")
+    if args.resume:
+        info = resume(args.resume, workers=args.workers, scheduler=args.scheduler)
+        out = args.resume
+    else:
+        rules = ruleset(args.ruleset)
+        policies = tuple(args.policy or ["efficiency"])
+        out = args.out or f"data/runs/{directory_name(rules.name)}-s{args.seed}"
+        spec = RunSpec(
+            ruleset=rules, policies=policies, hands=args.hands, session_length=args.session_length, seed=args.seed,
+            first_dealer=-1 if args.dealer == "random" else int(args.dealer), round_wind=args.round_wind,
+            chunk_hands=args.chunk_hands,
+        )  # fmt: skip
+        info = simulate(spec, out, workers=args.workers, overwrite=args.overwrite, scheduler=args.scheduler)
+    print(f"run {info['run_id']}: {info['hands']:,} hands of {info['ruleset']} in {info['seconds']:.1f} s -> {out}")
     print(f"policies by seat: {', '.join(info['policies'])}")
     print(format_summary(run_summary(out)))
 
@@ -91,24 +87,37 @@ def _cmd_simulate(args) -> None:
 def _cmd_replay(args) -> None:
     from mjsim.sim.replay import replay_hand
 
-    lines, _ = replay_hand(args.run_dir, args.hand_id)
+    lines, _, differences = replay_hand(args.run_dir, args.hand_id, allow_partial=args.partial)
     print("\n".join(lines))
+    if differences:
+        raise RuntimeError(
+            f"the replay of hand {args.hand_id} differs from its logged row ({'; '.join(differences)}): "
+            "the run was made by other code or its log is damaged"
+        )
 
 
 def _cmd_compare(args) -> None:
-    from mjsim.analysis.variants import build_variants, comparison_table, format_comparison, run_variants
+    from mjsim.analysis.variants import (
+        build_variants,
+        check_targets,
+        comparison_table,
+        format_comparison,
+        run_variants,
+    )  # fmt: skip
     from mjsim.report import write_report
 
     variants = build_variants(args.ruleset or ["jipinghu"], args.vary or [])
     out = Path(args.out)
     if (out / "comparison.json").exists() and not args.overwrite:
         raise ValueError(f"{out} already holds a comparison; choose another --out or pass --overwrite")
+    check_targets(variants, out, args.duplicate, args.overwrite)
     for v in variants:
         how = f"re-settled from {v.base_label}" if v.base_label else "simulated"
         print(f"variant {v.label}: {how}")
     entries = run_variants(
         variants, tuple(args.policy or ["efficiency"]), args.hands, session_length=args.session_length,
-        seed=args.seed, workers=args.workers, out_dir=out, duplicate=args.duplicate,
+        seed=args.seed, workers=args.workers, out_dir=out, duplicate=args.duplicate, overwrite=args.overwrite,
+        scheduler=args.scheduler,
     )  # fmt: skip
     table = comparison_table(entries, precision=args.precision)
     print(format_comparison(table, precision=args.precision))
@@ -125,7 +134,7 @@ def _cmd_compare(args) -> None:
 def _cmd_report(args) -> None:
     from mjsim.report import write_report
 
-    path = write_report(args.run_dirs, args.out, title=args.title)
+    path = write_report(args.run_dirs, args.out, title=args.title, allow_partial=args.partial)
     print(f"report -> {path}")
 
 
@@ -149,7 +158,7 @@ def _cmd_demo(args) -> None:
     for v in variants:
         print(f"  {v.label}: " + (f"the same hands re-settled from {v.base_label}" if v.base_label else "simulated"))
     entries = run_variants(variants, ("efficiency",), args.hands, session_length=8, seed=1, workers=args.workers,
-                           out_dir=out)  # fmt: skip
+                           out_dir=out, overwrite=True)  # fmt: skip
     table = comparison_table(entries)
     table.write_csv(out / "comparison.csv")
     print(format_comparison(table))
@@ -197,7 +206,15 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--seed", type=int, default=0, help="root seed: the same seed gives the same hands")
     sim.add_argument("--workers", "-w", type=int, default=1, help="processes (joblib); rows do not depend on it")
     sim.add_argument("--out", "-o", help="run directory (default data/runs/RULESET-sSEED)")
-    sim.add_argument("--overwrite", action="store_true", help="replace the hand logs already in --out")
+    sim.add_argument("--overwrite", action="store_true", help="replace the run already in --out (as a whole)")
+    sim.add_argument("--resume", metavar="DIR", help="finish the interrupted run in DIR (only its missing chunks)")
+    sim.add_argument("--scheduler", metavar="ADDRESS", help="run the chunks on a Dask cluster (tcp://host:8786)")
+    sim.add_argument(
+        "--chunk-hands",
+        type=int,
+        default=20_000,
+        help="hands per chunk, the unit of parallel work and of --resume (rows never depend on it)",
+    )
     sim.add_argument("--dealer", default="random", choices=["random", "0", "1", "2", "3"], help="first dealer")
     sim.add_argument("--round-wind", type=int, default=0, choices=range(4), help="first round wind 0 东 .. 3 北")
     sim.set_defaults(run=_cmd_simulate)
@@ -214,7 +231,8 @@ def build_parser() -> argparse.ArgumentParser:
     compare.add_argument("--workers", "-w", type=int, default=2)
     compare.add_argument("--duplicate", action="store_true", help="also play every wall from the four seat rotations")
     compare.add_argument("--out", "-o", default="data/runs/compare", help="directory for the variant runs")
-    compare.add_argument("--overwrite", action="store_true")
+    compare.add_argument("--overwrite", action="store_true", help="replace the runs already in --out")
+    compare.add_argument("--scheduler", metavar="ADDRESS", help="run the chunks on a Dask cluster (tcp://host:8786)")
     compare.add_argument("--report", help="HTML report path (default OUT/report.html)")
     compare.add_argument("--title")
     compare.add_argument(
@@ -229,11 +247,13 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("run_dirs", nargs="+")
     report.add_argument("--out", "-o", default="reports/report.html")
     report.add_argument("--title")
+    report.add_argument("--partial", action="store_true", help="also read incomplete runs (with a warning)")
     report.set_defaults(run=_cmd_report)
 
     replay = sub.add_parser("replay", help="re-simulate one logged hand and print it turn by turn")
     replay.add_argument("run_dir", help="a run directory written by mjsim simulate")
     replay.add_argument("hand_id", type=int, help="the hand's hand_id")
+    replay.add_argument("--partial", action="store_true", help="also read an incomplete run (with a warning)")
     replay.set_defaults(run=_cmd_replay)
 
     demo = sub.add_parser("demo", help="the built-in default job: a small paired rule comparison and its report")
@@ -250,9 +270,15 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     try:
         args.run(args)
-    except (ValueError, NotImplementedError) as error:
+    except (ValueError, TypeError, NotImplementedError) as error:
         print(f"mjsim: error: {error}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt as interrupt:
+        print(f"mjsim: {interrupt}" if str(interrupt) else "mjsim: interrupted", file=sys.stderr)
+        return 130
+    except (OSError, RuntimeError) as error:
+        print(f"mjsim: error: {error}", file=sys.stderr)
+        return 1
     finally:
         _stop_workers()
     return 0

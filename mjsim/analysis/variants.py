@@ -15,16 +15,17 @@ seat's tiles of every wall.
 from __future__ import annotations
 
 import itertools
-import json
 import re
-import shutil
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
 import polars as pl
 
 from mjsim.analysis.resettle import play_changes, resettle
-from mjsim.io.dataset import RUN_INFO, read_run_info, scan_hands, write_run_info
+from mjsim.io.dataset import read_run_info, scan_hands, write_table_run
+from mjsim.io.runs import MANIFEST, STAGING
+from mjsim.io.store import RunStore
 from mjsim.rules import OPTIONS, Ruleset, ruleset
 
 # --vary shorthands that set several options at once
@@ -108,7 +109,17 @@ def build_variants(rulesets: list[str], varies: list[str], group: str | None = N
     return variants
 
 
-def write_resettled(base_dir: Path, variant: Variant, out_dir: Path, label: str) -> None:
+def directory_name(label: str) -> str:
+    """The directory a variant's run goes in: its label with every character that could leave ``--out``
+    or confuse a terminal (``/``, ``\\``, ``..``, control characters, a leading dot) made ``_``."""
+    safe = "".join(
+        "_" if ch in "/\\:" or unicodedata.category(ch).startswith(("C", "Z")) and ch != " " else ch for ch in label
+    )
+    safe = re.sub(r"\.{2,}", "_", safe).strip().lstrip(".") or "_"
+    return safe.replace(" ", "_")
+
+
+def write_resettled(base_dir: Path, variant: Variant, out_dir: Path, label: str, overwrite: bool = False) -> None:
     """A run directory holding ``base_dir``'s hands settled again under ``variant.ruleset``."""
     hands = scan_hands(base_dir).sort("hand_id").collect()
     again = resettle(base_dir, variant.ruleset).sort("hand_id")
@@ -118,9 +129,7 @@ def write_resettled(base_dir: Path, variant: Variant, out_dir: Path, label: str)
     merged = merged.with_columns(
         pl.lit(variant.ruleset.name).alias("ruleset"), pl.lit(variant.ruleset.content_hash).alias("ruleset_hash")
     )
-    out_dir.mkdir(parents=True, exist_ok=True)
-    merged.write_parquet(out_dir / "part-00000-0000.parquet")
-    info = read_run_info(base_dir)
+    info = {k: v for k, v in read_run_info(base_dir).items() if k not in ("state", "chunks", "chunks_total")}
     info |= {
         "ruleset": variant.ruleset.name,
         "ruleset_hash": variant.ruleset.content_hash,
@@ -129,8 +138,27 @@ def write_resettled(base_dir: Path, variant: Variant, out_dir: Path, label: str)
         "method": "re-settled",
         "resettled_from": str(base_dir),
     }
-    info.pop("schema_version", None)
-    write_run_info(out_dir, info)
+    write_table_run(out_dir, merged.to_arrow(), info, overwrite=overwrite)
+
+
+def check_targets(variants: list[Variant], out_dir, duplicate: bool, overwrite: bool) -> list[Path]:
+    """The run directory of every variant (and rotation) inside ``out_dir``; refuse to replace a run there
+    without ``overwrite``, before any work starts."""
+    out_dir = Path(out_dir)
+    suffixes = [f"-rot{r}" for r in range(4)] if duplicate else [""]
+    paths, seen = [], {}
+    for suffix in suffixes:
+        for variant in variants:
+            name = directory_name(variant.label + suffix)
+            if name in seen:
+                raise ValueError(f"variants {seen[name]!r} and {variant.label!r} would share the directory {name}")
+            seen[name] = variant.label
+            path = out_dir / name
+            store = RunStore(path)
+            if not overwrite and (store.exists(MANIFEST) or store.exists(f"{STAGING}/{MANIFEST}")):
+                raise ValueError(f"{path} already holds a run; choose another --out or pass --overwrite")
+            paths.append(path)
+    return paths
 
 
 def rotate(policies: tuple[str, ...], r: int) -> tuple[str, ...]:
@@ -140,21 +168,19 @@ def rotate(policies: tuple[str, ...], r: int) -> tuple[str, ...]:
 
 
 def run_variants(
-    variants: list[Variant],
-    policies,
-    hands: int,
-    *,
-    session_length: int,
-    seed: int,
-    workers: int,
-    out_dir,
-    duplicate: bool = False,
-    progress: bool | None = None,
-) -> list[dict]:
-    """Simulate or re-settle every variant into ``out_dir/LABEL[-rotR]``; return the manifest entries."""
+    variants: list[Variant], policies, hands: int, *, session_length: int, seed: int, workers: int, out_dir,
+    duplicate: bool = False, progress: bool | None = None, overwrite: bool = False, scheduler=None,
+) -> list[dict]:  # fmt: skip
+    """Simulate or re-settle every variant into ``out_dir/LABEL[-rotR]``; return the manifest entries.
+
+    Nothing is written outside ``out_dir``, and an existing run there is replaced only with ``overwrite``."""
     from mjsim.sim.parallel import RunSpec, simulate
 
     out_dir = Path(out_dir)
+    comparison = RunStore(out_dir)
+    if comparison.kind() in ("file", "other"):
+        raise ValueError(f"{out_dir} is a file, not a directory: choose a directory for the comparison")
+    check_targets(variants, out_dir, duplicate, overwrite)
     rotations = range(4) if duplicate else range(1)
     entries = []
     for r in rotations:
@@ -162,31 +188,20 @@ def run_variants(
         suffix = f"-rot{r}" if duplicate else ""
         done = {}
         for variant in variants:
-            path = out_dir / (variant.label + suffix)
-            if path.exists():
-                shutil.rmtree(path)  # the caller confirmed this directory may be replaced
+            label = variant.label + suffix
+            path = out_dir / directory_name(label)
             if variant.base_label:
-                write_resettled(done[variant.base_label], variant, path, variant.label + suffix)
+                write_resettled(done[variant.base_label], variant, path, label, overwrite=overwrite)
                 method = "re-settled"
             else:
                 spec = RunSpec(variant.ruleset, seat_specs, hands, session_length=session_length, seed=seed)
-                simulate(spec, path, workers=workers, progress=progress)
-                info = read_run_info(path)
-                info.pop("schema_version", None)
-                write_run_info(path, info | {"label": variant.label + suffix, "method": "simulated"})
+                simulate(spec, path, workers=workers, progress=progress, overwrite=overwrite, scheduler=scheduler,
+                         extra_info={"label": label, "method": "simulated"})  # fmt: skip
                 method = "simulated"
             done[variant.label] = path
-            entries.append(
-                {
-                    "label": variant.label + suffix,
-                    "variant": variant.label,
-                    "group": variant.group + suffix,
-                    "rotation": r,
-                    "path": str(path),
-                    "method": method,
-                    "ruleset_hash": variant.ruleset.content_hash,
-                }
-            )
+            entries.append({"label": label, "variant": variant.label, "group": variant.group + suffix,
+                            "rotation": r, "path": str(path), "method": method,
+                            "ruleset_hash": variant.ruleset.content_hash})  # fmt: skip
     save_manifest(out_dir, entries)
     return entries
 
@@ -237,14 +252,16 @@ def label_of(run_dir) -> str:
 
 
 def save_manifest(out_dir: Path, entries: list[dict]) -> None:
-    (out_dir / "comparison.json").write_text(json.dumps(entries, indent=2, ensure_ascii=False), encoding="utf-8")
+    """``comparison.json``: the variants' labels, groups and run directories (written atomically)."""
+    RunStore(out_dir).write_json("comparison.json", entries)
 
 
 __all__ = [
     "ALIASES",
-    "RUN_INFO",
     "Variant",
     "build_variants",
+    "check_targets",
+    "directory_name",
     "label_of",
     "parse_vary",
     "rotate",
