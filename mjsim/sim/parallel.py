@@ -258,11 +258,11 @@ def _execute(spec: RunSpec, writer: RunWriter, workers, progress, scheduler) -> 
             backend.close(cancel=True)
         writer.clean_attempt()
         raise
+    backend_info = backend.describe() if backend is not None else {"kind": "none"}
     if backend is not None:
         backend.close()
     bar.close()
     seconds = round(time.perf_counter() - started, 3)
-    backend_info = backend.describe() if backend is not None else {"kind": "none"}
     info = writer.commit({"seconds": seconds, "backend": backend_info, "workers": backend_info.get("workers", 1)})
     return info
 
