@@ -130,3 +130,24 @@ def test_a_filesystem_url_holds_a_run(tmp_path):
     simulate(_small_spec("mem"), tmp_path / "local", progress=False)
     assert read_hands(url).equals(read_hands(tmp_path / "local"))
     assert read_run_info(url)["state"] == "complete"
+
+
+def test_a_third_party_policy_registers_through_the_entry_point_group(tmp_path):
+    package = tmp_path / "site"
+    (package / "cautious_policy").mkdir(parents=True)
+    (package / "cautious_policy" / "__init__.py").write_text(
+        "from dataclasses import replace\n"
+        "from mjsim.agents import efficiency\n"
+        "POLICY = replace(efficiency.POLICY, name='cautious')\n"
+    )
+    dist = package / "cautious_policy-0.1.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: cautious-policy\nVersion: 0.1\n")
+    (dist / "entry_points.txt").write_text("[mjsim.policies]\ncautious = cautious_policy:POLICY\n")
+    out = tmp_path / "run"
+    command = [sys.executable, "-m", "mjsim.cli", "simulate", "--hands", "40", "--policy", "cautious",
+               "--workers", "2", "--chunk-hands", "20", "--out", str(out)]  # fmt: skip
+    env = {**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{package}"}
+    done = subprocess.run(command, capture_output=True, env=env, timeout=600)
+    assert done.returncode == 0, done.stderr.decode()
+    assert read_hands(out)["policies"][0].to_list() == ["cautious"] * 4
