@@ -98,30 +98,45 @@ def _cmd_replay(args) -> None:
 
 def _cmd_compare(args) -> None:
     from mjsim.analysis.variants import (
+        adapted_play_split,
         build_variants,
         check_targets,
         comparison_table,
         format_comparison,
+        format_split,
         run_variants,
-    )  # fmt: skip
+        seating_suffixes,
+        seatings,
+    )
     from mjsim.report import write_report
 
-    variants = build_variants(args.ruleset or ["jipinghu"], args.vary or [])
+    policies = tuple(args.policy or ["efficiency"])
+    variants = build_variants(args.ruleset or ["jipinghu"], args.vary or [], policies=policies)
     out = Path(args.out)
     if (out / "comparison.json").exists() and not args.overwrite:
         raise ValueError(f"{out} already holds a comparison; choose another --out or pass --overwrite")
-    check_targets(variants, out, args.duplicate, args.overwrite)
+    arrangements = seatings(policies) if args.duplicate else [policies]
+    check_targets(variants, out, seating_suffixes(len(arrangements)), args.overwrite)
+    if args.duplicate:
+        print(f"balanced seating: every wall in {len(arrangements)} distinct seating(s) of the policies")
     for v in variants:
         how = f"re-settled from {v.base_label}" if v.base_label else "simulated"
+        if v.mechanical_of:
+            how += f" (the mechanical part of {v.mechanical_of}, which a seated policy plays differently)"
         print(f"variant {v.label}: {how}")
     entries = run_variants(
-        variants, tuple(args.policy or ["efficiency"]), args.hands, session_length=args.session_length,
+        variants, policies, args.hands, session_length=args.session_length,
         seed=args.seed, workers=args.workers, out_dir=out, duplicate=args.duplicate, overwrite=args.overwrite,
         scheduler=args.scheduler,
     )  # fmt: skip
     table = comparison_table(entries, precision=args.precision)
     print(format_comparison(table, precision=args.precision))
     table.write_csv(out / "comparison.csv")
+    split = adapted_play_split(entries)
+    if split is not None:
+        print("\nadapted play: each effect split into the rule's mechanical part and the players' response")
+        print(format_split(split))
+        split.write_csv(out / "split.csv")
     report = write_report(
         [e["path"] for e in entries],
         args.report or out / "report.html",
@@ -229,7 +244,11 @@ def build_parser() -> argparse.ArgumentParser:
     compare.add_argument("--policy", "-p", action="append", help="as for simulate")
     compare.add_argument("--seed", type=int, default=0)
     compare.add_argument("--workers", "-w", type=int, default=2)
-    compare.add_argument("--duplicate", action="store_true", help="also play every wall from the four seat rotations")
+    compare.add_argument(
+        "--duplicate",
+        action="store_true",
+        help="balanced seating: every wall in every distinct seating of the policies",
+    )
     compare.add_argument("--out", "-o", default="data/runs/compare", help="directory for the variant runs")
     compare.add_argument("--overwrite", action="store_true", help="replace the runs already in --out")
     compare.add_argument("--scheduler", metavar="ADDRESS", help="run the chunks on a Dask cluster (tcp://host:8786)")
