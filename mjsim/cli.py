@@ -109,7 +109,10 @@ def _cmd_compare(args) -> None:
         seatings,
     )
     from mjsim.report import write_report
+    from mjsim.report.build import table_section
 
+    if args.panel:
+        return _compare_panel(args)
     policies = tuple(args.policy or ["efficiency"])
     variants = build_variants(args.ruleset or ["jipinghu"], args.vary or [], policies=policies)
     out = Path(args.out)
@@ -132,18 +135,71 @@ def _cmd_compare(args) -> None:
     table = comparison_table(entries, precision=args.precision)
     print(format_comparison(table, precision=args.precision))
     table.write_csv(out / "comparison.csv")
+    extra = []
+    if len(arrangements) > 1:
+        extra.append(table_section(
+            "Balanced seating", f"Every wall played in {len(arrangements)} seatings; each policy's mean net per "
+            "hand pooled over them, the difference to the first variant paired within a seating, clustered by "
+            "wall (95% intervals).", table.drop("group"),
+        ))  # fmt: skip
     split = adapted_play_split(entries)
     if split is not None:
         print("\nadapted play: each effect split into the rule's mechanical part and the players' response")
         print(format_split(split))
         split.write_csv(out / "split.csv")
+        extra.append(table_section(
+            "Adapted play", "A seated policy reads what these variants change, so they were played again on the "
+            "same walls. Each effect on mean net per hand is split: mechanical = the base hands paid under the "
+            "variant; behavioural = how the players' changed play moved it (paired 95% intervals).", split,
+        ))  # fmt: skip
+    shown = [e for e in entries if e["seating"] == 0]  # the report describes the first seating's runs
     report = write_report(
-        [e["path"] for e in entries],
+        [e["path"] for e in shown],
         args.report or out / "report.html",
         title=args.title or "mjsim comparison",
-        labels=[e["label"] for e in entries],
+        labels=[e["label"] for e in shown],
+        extra_sections=extra,
     )
     print(f"comparison -> {out / 'comparison.csv'}; report -> {report}")
+
+
+def _compare_panel(args) -> None:
+    """``compare --panel``: every variant played by each member of a policy panel (and a mixed table)."""
+    from mjsim.analysis.panel import format_panel, load_panel, panel_effects, run_panel
+    from mjsim.analysis.variants import build_variants, check_targets, seating_suffixes, seatings
+    from mjsim.report import write_report
+    from mjsim.report.build import table_section
+
+    if args.policy:
+        raise ValueError("give --panel or --policy, not both: a panel names its own players")
+    panel = load_panel(args.panel)
+    out = Path(args.out)
+    rulesets = args.ruleset or ["jipinghu"]
+    for table, policies in panel.tables().items():  # refuse before any work starts
+        variants = build_variants(rulesets, args.vary or [], policies=policies)
+        count = len(seatings(policies)) if args.duplicate else 1
+        check_targets(variants, out / table, seating_suffixes(count), args.overwrite)
+    print(f"panel {panel.name}: {', '.join(f'{k} ({v})' for k, v in panel.members.items())}, and a mixed table")
+    results = run_panel(
+        rulesets, args.vary or [], panel, args.hands, session_length=args.session_length, seed=args.seed,
+        workers=args.workers, out_dir=out, duplicate=args.duplicate, overwrite=args.overwrite,
+        scheduler=args.scheduler,
+    )  # fmt: skip
+    effects = panel_effects(results)
+    print(format_panel(effects))
+    effects.write_csv(out / "panel.csv")
+    mixed = [e for e in results["mixed"] if e["seating"] == 0]
+    section = table_section(
+        "Policy panel", f"Each rule effect (mean net per hand against the first variant, paired) for every player "
+        f"type of panel {panel.name!r} at all four seats and for the mixed table, with the range over the panel. "
+        "sign_differs: the point estimates lie on both sides of zero; sign_differs_clearly: so do 95% intervals.",
+        effects,
+    )  # fmt: skip
+    report = write_report(
+        [e["path"] for e in mixed], args.report or out / "report.html", title=args.title or "mjsim panel comparison",
+        labels=[e["label"] for e in mixed], extra_sections=[section],
+    )  # fmt: skip
+    print(f"panel -> {out / 'panel.csv'}; report (the mixed table's runs) -> {report}")
 
 
 def _cmd_report(args) -> None:
@@ -242,6 +298,11 @@ def build_parser() -> argparse.ArgumentParser:
     compare.add_argument("--hands", "-n", type=int, default=20_000, help="hands per variant")
     compare.add_argument("--session-length", type=int, default=8)
     compare.add_argument("--policy", "-p", action="append", help="as for simulate")
+    compare.add_argument(
+        "--panel",
+        help="a policy panel (built-in name, or FILE.toml[:NAME]): every variant "
+        "played by each member at all four seats, plus a mixed table",
+    )
     compare.add_argument("--seed", type=int, default=0)
     compare.add_argument("--workers", "-w", type=int, default=2)
     compare.add_argument(

@@ -121,3 +121,46 @@ def test_cli_compare_duplicate_plays_each_seating_and_pools_by_policy(tmp_path, 
     assert set(hands["n"]) == {16 * 6 * 2}  # 16 walls x 6 seatings x 2 seats of each policy
     cap5 = table.filter((pl.col("label") == "jipinghu-cap=5") & (pl.col("metric") == "mean_net"))
     assert cap5["paired"].to_list() == [True, True]
+
+
+# ---- policy panels ---------------------------------------------------------------------------------------
+
+
+def test_the_built_in_panels_load_and_bad_panels_are_clear_errors(tmp_path):
+    from mjsim.analysis.panel import load_panel
+
+    default = load_panel("default")
+    assert set(default.members) == {"efficiency", "value-low", "value-high", "defensive"}
+    tables = default.tables()
+    assert tables["mixed"] == ("efficiency", "value:greed=0.3", "value:greed=0.8", "defensive")
+    assert tables["defensive"] == ("defensive",)
+    with pytest.raises(ValueError, match="unknown panel 'nosuch'; panels: default, quick"):
+        load_panel("nosuch")
+    house = tmp_path / "house.toml"
+    house.write_text('[panels.a]\nmembers = { x = "efficiency", y = "genius" }\n')
+    with pytest.raises(ValueError, match="unknown policy 'genius'"):
+        load_panel(str(house))
+    house.write_text('[panels.a]\nmembers = { x = "efficiency", y = "random" }\n[panels.b]\nmembers = {}\n')
+    with pytest.raises(ValueError, match="name one as"):
+        load_panel(str(house))
+    assert load_panel(f"{house}:a").members == {"x": "efficiency", "y": "random"}
+    house.write_text('[panels.a]\nmembers = { "../x" = "efficiency", y = "random" }\n')
+    with pytest.raises(ValueError, match="must be a plain name"):
+        load_panel(str(house))
+
+
+def test_panel_effects_per_member_with_the_range_over_the_panel(tmp_path, capsys):
+    out = tmp_path / "panel"
+    code = main(["compare", "--panel", "quick", "--ruleset", "jipinghu_5fan", "--vary", "cap=3,5", "--hands", "80",
+                 "--session-length", "4", "--workers", "1", "--out", str(out)])  # fmt: skip
+    assert code == 0
+    assert "range over the panel" in capsys.readouterr().out
+    effects = pl.read_csv(out / "panel.csv")
+    assert effects["variant"].to_list() == ["jipinghu_5fan-cap=5"] * 2
+    for row in effects.iter_rows(named=True):
+        members = [row["efficiency"], row["value-high"]]  # the mixed table is not a member
+        assert row["lowest"] == min(members) and row["highest"] == max(members)
+        assert row["sign_differs"] == (min(members) < 0 < max(members))
+    for table in ("efficiency", "value-high", "mixed"):
+        assert read_run_info(out / table / "jipinghu_5fan-cap=5")["label"] == "jipinghu_5fan-cap=5"
+    assert "Policy panel" in (out / "report.html").read_text(encoding="utf-8")

@@ -349,17 +349,30 @@ def report_sections(runs: list[Run], tables, figs) -> list[dict]:
     return sections
 
 
-def write_report(run_dirs, out_path, title: str | None = None, labels=None, allow_partial: bool = False) -> Path:
+def table_section(heading: str, intro: str, frame, formats: dict | None = None, label_columns: int = 1) -> dict:
+    """A report section holding one computed table (a polars or pandas frame), e.g. a comparison's extra
+    results, for :func:`write_report`'s ``extra_sections``."""
+    frame = frame.to_pandas() if hasattr(frame, "to_pandas") else frame
+    return {"heading": heading, "intro": intro, "parts": [H.frame_html(frame, "extra", formats, label_columns)]}
+
+
+def write_report(
+    run_dirs, out_path, title: str | None = None, labels=None, allow_partial: bool = False,
+    extra_sections: list[dict] | None = None,
+) -> Path:  # fmt: skip
     """Write the HTML report of ``run_dirs`` to ``out_path`` (parents created); return its path.
 
     ``labels`` name the runs (default: ruleset names, told apart by their
-    differing options); ``title`` heads the page (default: the labels).
+    differing options); ``title`` heads the page (default: the labels);
+    ``extra_sections`` (:func:`table_section`) follow the description of the runs.
     """
     runs = load_runs(run_dirs, labels, allow_partial)
     tables = report_tables(runs)
     figs = report_figures(tables)
     title = title or "mjsim report: " + " vs ".join(r.label for r in runs)
-    page = H.render_html(title, report_sections(runs, tables, figs))
+    sections = report_sections(runs, tables, figs)
+    sections[1:1] = list(extra_sections or [])
+    page = H.render_html(title, sections)
     for fig in figs.values():
         if hasattr(fig, "clear"):
             fig.clear()
