@@ -38,7 +38,7 @@ SETTLEMENT_OPTIONS = frozenset({
     # JPH-F, JPH-M, JPH-S: scoring, payment split and liabilities
     "cap", "fan", "limit_fan", "bonuses", "kong_flower", "robbed_kong_bonus", "triple_win_raise",
     "discard_pays_all", "liability_kong_flower", "liability_robbed_kong", "liability_twelve_tiles",
-    "liability_limit_hands", "liability_first_only",
+    "liability_limit_hands", "liability_first_only", "nine_gates_wait",
     # TDH-V, TDH-K, TDH-M: values, multipliers, kong money, horses
     "big_hands", "small_hand_value", "big_hand_value", "self_draw_multiplier", "discard_multiplier",
     "earthly_rule", "no_ghost_multiplier", "kong_flower_multiplier", "full_ghosts_value",
@@ -92,11 +92,12 @@ def resettle(runs, ruleset_or_overrides=None, **overrides) -> pl.DataFrame:
         logged = loads(info["ruleset_toml"], name=info["ruleset"])
         target = target_ruleset(logged, ruleset_or_overrides)
         hands = scan_hands(directory).sort("hand_id").collect()
-        frames.append(_resettle_hands(hands, target, info["session_length"]))
+        frames.append(resettle_hands(hands, target, info["session_length"]))
     return pl.concat(frames)
 
 
-def _resettle_hands(hands: pl.DataFrame, rules: Ruleset, session_length: int) -> pl.DataFrame:
+def resettle_hands(hands: pl.DataFrame, rules: Ruleset, session_length: int) -> pl.DataFrame:
+    """Logged hand rows (the log's columns, sorted by hand_id) settled under ``rules`` (checked by the caller)."""
     n = hands.height
     st = allocate_state(max(n, 1))
     params = engine_params(rules, session_length=session_length)

@@ -280,6 +280,14 @@ _entries += [
     _bool("liability_twelve_tiles", True, "JPH-S4", "十二张落地包自摸: feeding a fourth exposed set makes liable"),
     _bool("liability_limit_hands", True, "JPH-S5", "包自摸 for feeding the fourth wind / third dragon pung"),
     _bool("liability_first_only", True, "JPH-S4", "包先不包后: a player is liable for the first one only"),
+    _choice(
+        "nine_gates_wait",
+        ("pure", "shape"),
+        "pure",
+        "JPH-F2 JPH-H1",
+        "九莲宝灯: the 13 concealed tiles before the win are 1112345678999 of one suit (pure, the seed), "
+        "or the final 14 tiles alone have the shape (shape)",
+    ),
 ]
 
 _section = "tuidaohu value, kongs, horses, wilds (TDH-*)"

@@ -90,6 +90,7 @@ class Ruleset:
     liability_twelve_tiles: bool = _d("liability_twelve_tiles")
     liability_limit_hands: bool = _d("liability_limit_hands")
     liability_first_only: bool = _d("liability_first_only")
+    nine_gates_wait: str = _d("nine_gates_wait")
     # tuidaohu value, kongs, horses, wilds (TDH-*)
     hand_value: str = _d("hand_value")
     big_hands: tuple[str, ...] = _d("big_hands")

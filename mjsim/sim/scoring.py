@@ -75,7 +75,7 @@ def score_win(
         if not is_win_counts(real, n, 0, forms, quads, tb.suit_exact, tb.honour_exact, tb.suit_features,
                              tb.honour_features):  # fmt: skip
             return NOT_A_WIN
-        return score_jipinghu(real, meld_kind, meld_tile, n_melds, flags, seat_offset, round_wind, discard_winners,
-                              sc.jph, found)  # fmt: skip
+        return score_jipinghu(real, win_tile, meld_kind, meld_tile, n_melds, flags, seat_offset, round_wind,
+                              discard_winners, sc.jph, found)  # fmt: skip
     return score_tuidaohu(real, wilds, held, win_tile, meld_kind, meld_tile, n_melds, flags, seat_offset, sc.tdh,
                           sc.tables, found, scratch)  # fmt: skip
