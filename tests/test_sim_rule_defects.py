@@ -61,3 +61,60 @@ def test_jph_f2_nine_gates_wait_shape_reads_the_final_fourteen_tiles_alone():
     logged = nine_gates_self_draw(J3, "1112345567899m", "9m")
     assert resettled_net(logged, shape) == [-64, 192, -64, -64]
     assert resettled_net(row, J3) == [-16, 48, -16, -16]
+
+
+# ---- JPH-S1 is about discards: three robbers of one added kong are three JPH-S3 wins ----------------------
+
+
+def triple_rob_position(rules):
+    # seat 0 adds the fourth 5m to its pung; seats 1, 2 and 3 all wait on 5m
+    return ScriptedHand(
+        rules,
+        {0: "789m456s22z33z5m", 1: "34m678m234s567s99s", 2: "46m111p222p333p99p", 3: "46m456s789s111z99p"},
+        melds={0: ["pung:5m"]},
+    )
+
+
+def test_jph_s1_three_robbers_of_one_kong_are_three_robbed_kong_wins_not_a_triple_win():
+    rules = ruleset("jipinghu", robbed_kong_bonus="self_draw_only")
+    row = triple_rob_position(rules).play({0: ["akong 5m"], 1: ["win"], 2: ["win"], 3: ["win"]})
+    assert row["winners"] == [1, 2, 3] and row["win_kind"] == ["robbed_kong"] * 3
+    # JPH-S3 with the rob as self-draw only: all_chows 1 / all_chows 1 / round wind 1, each + self_draw 1 = 2 fan,
+    # no 一炮三响 raise; the robbed seat 0 pays each robber's three shares of 4
+    assert row["fan"] == [2, 2, 2] and not any("triple_win" in p for p in row["patterns"])
+    assert list(row["net"]) == [-36, 12, 12, 12] and row["liable"] == 0
+    # the reference scorer and re-settlement see the same three wins
+    for k in range(3):
+        score = rescored(rules, row, k)
+        assert (score.fan, sorted(score.patterns)) == (row["fan"][k], sorted(row["patterns"][k]))
+    assert resettled_net(row, rules) == [-36, 12, 12, 12]
+
+
+def test_jph_s3_three_robbers_each_get_the_kong_flower_minimum_in_the_three_fan_edition():
+    row = triple_rob_position(J3).play({0: ["akong 5m"], 1: ["win"], 2: ["win"], 3: ["win"]})
+    assert row["fan"] == [3, 3, 3] and all("robbed_kong" in p and "triple_win" not in p for p in row["patterns"])
+    assert list(row["net"]) == [-72, 24, 24, 24]
+
+
+def triple_discard_position(rules):
+    return ScriptedHand(
+        rules,
+        {0: "19m578p19s234567z5m", 1: "34m678m234s567s99s", 2: "111p222p333p678p5m", 3: "46m456s789s111z99p"},
+    )
+
+
+def test_jph_s1_triple_win_pays_all_the_discarder_pays_each_winner_three_shares():
+    pays_all = ruleset("jipinghu", triple_win_pays_all=True)
+    row = triple_discard_position(pays_all).play({0: ["discard 5m"], 1: ["win"], 2: ["win"], 3: ["win"]})
+    assert row["fan"] == [3, 3, 3]  # raised to the cap (JPH-S1 [3]): 8 a share, three shares a winner
+    assert list(row["net"]) == [-72, 24, 24, 24]
+    # a settlement option: the default's log re-settles to the same money
+    logged = triple_discard_position(J3).play({0: ["discard 5m"], 1: ["win"], 2: ["win"], 3: ["win"]})
+    assert list(logged["net"]) == [-24, 8, 8, 8]
+    assert resettled_net(logged, pays_all) == [-72, 24, 24, 24]
+
+
+def test_jph_s1_triple_win_pays_all_leaves_two_winners_at_one_share():
+    pays_all = ruleset("jipinghu", triple_win_pays_all=True)
+    row = triple_discard_position(pays_all).play({0: ["discard 5m"], 1: ["win"], 2: ["win"], 3: ["pass"]})
+    assert list(row["net"]) == [-4, 2, 2, 0]

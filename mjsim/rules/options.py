@@ -257,6 +257,12 @@ _entries += [
     ),
     _bool("triple_win_raise", True, "JPH-S1", "一炮三响 raises each winner's ordinary hand to at least the cap"),
     _bool("discard_pays_all", False, "JPH-M2", "a discarder pays three shares (包三家) instead of one"),
+    _bool(
+        "triple_win_pays_all",
+        False,
+        "JPH-S1 JPH-H1",
+        "一炮三响 on a discard: the discarder pays each of the three winners three shares (包三家, triple wins only)",
+    ),
     _bool("liability_kong_flower", True, "JPH-S2 TDH-S2", "杠上开花包杠: the discarder of a konged tile pays all"),
     _bool("liability_robbed_kong", True, "JPH-S3 TDH-S1", "the robbed player pays all three shares"),
     _bool("liability_twelve_tiles", True, "JPH-S4", "十二张落地包自摸: feeding a fourth exposed set makes liable"),

@@ -83,6 +83,7 @@ class Ruleset:
     robbed_kong_bonus: str = _d("robbed_kong_bonus")
     triple_win_raise: bool = _d("triple_win_raise")
     discard_pays_all: bool = _d("discard_pays_all")
+    triple_win_pays_all: bool = _d("triple_win_pays_all")
     liability_kong_flower: bool = _d("liability_kong_flower")
     liability_robbed_kong: bool = _d("liability_robbed_kong")
     liability_twelve_tiles: bool = _d("liability_twelve_tiles")

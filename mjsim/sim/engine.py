@@ -761,7 +761,9 @@ def _resolve(st, p, sc, b, work):
             if (not robbing) and d == st.dealer[b] and st.turns[b] == 1 and not st.claims_made[b]:
                 flags |= FIRST_TURN
             _trace(st, p, b, s, WIN, t)
-            _record_win(st, p, sc, b, s, kind, counts, t, d, n_win, flags, work)
+            # JPH-S1: several robbers of one kong are each a JPH-S3 win, never a 一炮多响
+            discard_winners = 1 if robbing else n_win
+            _record_win(st, p, sc, b, s, kind, counts, t, d, discard_winners, flags, work)
         st.responses[b] = -1
         st.phase[b] = PH_END
         return

@@ -337,6 +337,7 @@ class EngineParams(NamedTuple):
     liability_limit_hands: bool
     liability_first_only: bool
     discard_pays_all: bool
+    triple_win_pays_all: bool  # JPH-S1 option: 包三家 on a triple discard win
     session_length: int
     first_dealer: int  # -1: random per session
     first_round_wind: int
@@ -392,6 +393,7 @@ def engine_params(ruleset, *, session_length=1, first_dealer=-1, first_round_win
         liability_limit_hands=ruleset.liability_limit_hands,
         liability_first_only=ruleset.liability_first_only,
         discard_pays_all=ruleset.discard_pays_all,
+        triple_win_pays_all=ruleset.triple_win_pays_all,
         session_length=int(session_length),
         first_dealer=int(first_dealer),
         first_round_wind=int(first_round_wind),
