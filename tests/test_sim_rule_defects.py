@@ -7,6 +7,7 @@ share (C-M2).  Each re-settlement check runs the logged row through
 scorer and re-settlement are held to the same numbers.
 """
 
+import pytest
 from simtools import ScriptedHand, logged_frame
 
 from mjsim import ruleset, score_hand
@@ -118,3 +119,67 @@ def test_jph_s1_triple_win_pays_all_leaves_two_winners_at_one_share():
     pays_all = ruleset("jipinghu", triple_win_pays_all=True)
     row = triple_discard_position(pays_all).play({0: ["discard 5m"], 1: ["win"], 2: ["win"], 3: ["pass"]})
     assert list(row["net"]) == [-4, 2, 2, 0]
+
+
+# ---- JPH-F2 / TDH-V2 first go-around: a concealed kong is not a claim ---------------------------------
+
+
+def dealer_konged_position(rules, back):
+    """The hand's start: the dealer holds four 7z (a concealed kong to declare); seat 1 waits on 2s or 5s."""
+    return ScriptedHand(
+        rules,
+        {0: "19m58p19s2345z7777z", 1: "123m456p789s34s11z", 2: "147p258s369m1234z", 3: "147s258m369p5566z"},
+        first_go_around=True,
+        draws="2s",
+        back=back,
+    )
+
+
+def test_jph_f2_earthly_win_after_the_dealers_concealed_kong():
+    row = dealer_konged_position(J3, "8m").play({0: ["ckong 7z", "discard 8m"], 1: ["win"]})
+    assert row["patterns"] == [["earthly"]] and row["fan"] == [6] and row["first_turn"] == [True]
+    assert list(row["net"]) == [-64, 192, -64, -64]  # JPH-M3: 地和 is paid by all three
+
+
+def test_jph_f2_human_win_on_the_dealers_first_discard_after_its_concealed_kong():
+    row = dealer_konged_position(J3, "2s").play({0: ["ckong 7z", "discard 2s"], 1: ["win"]})
+    assert row["patterns"] == [["human"]] and row["win_kind"] == ["discard"]
+    assert list(row["net"]) == [-64, 64, 0, 0]  # JPH-M3: 人和 is paid by the dealer alone
+
+
+def test_jph_f2_first_turn_ends_on_concealed_kong_option():
+    rules = ruleset("jipinghu", first_turn_ends_on_concealed_kong=True)
+    row = dealer_konged_position(rules, "8m").play({0: ["ckong 7z", "discard 8m"], 1: ["win"]})
+    # no 地和: all_chows 1 + self_draw 1 = 2 fan, 4 a share
+    assert row["first_turn"] == [False] and sorted(row["patterns"][0]) == ["all_chows", "self_draw"]
+    assert list(row["net"]) == [-4, 12, -4, -4]
+
+
+def test_jph_f2_earthly_win_on_the_replacement_for_the_winners_own_first_concealed_kong():
+    hand = ScriptedHand(
+        J3,
+        {0: "19m578p19s234566z5m", 1: "123m456p78s11z777z", 2: "147p258s369m1234z", 3: "147s258m369p1356z"},
+        first_go_around=True,
+        draws="7z",
+        back="9s",
+    )
+    row = hand.play({0: ["discard 5m"], 1: ["ckong 7z", "win"]})
+    assert row["win_kind"] == ["kong_replacement"] and row["win_melds"] == [["ckong:7z"]]
+    assert row["patterns"] == [["earthly"]] and row["first_turn"] == [True]
+    assert list(row["net"]) == [-64, 192, -64, -64]
+    score = rescored(J3, row)  # the reference scorer accepts a first-turn win with a concealed kong
+    assert (score.fan, score.patterns) == (6, ("earthly",))
+    with_option = ruleset("jipinghu", first_turn_ends_on_concealed_kong=True)
+    with pytest.raises(ValueError, match="first_turn_ends_on_concealed_kong"):
+        rescored(with_option, row)
+
+
+def test_tdh_v2_earthly_big_hand_after_the_dealers_concealed_kong():
+    q = ruleset("tuidaohu")
+    row = dealer_konged_position(q, "8m").play({0: ["ckong 7z", "discard 8m"], 1: ["win"]})
+    # 地胡 [Q]: a big hand, 2 units x 2 from each of three (TDH-V3); the concealed kong: 2 from each (TDH-K1)
+    assert row["patterns"] == [["earthly"]] and row["fan"] == [2]
+    assert list(row["net"]) == [-4 + 6, 12 - 2, -4 - 2, -4 - 2]
+    ended = ruleset("tuidaohu", first_turn_ends_on_concealed_kong=True)
+    row = dealer_konged_position(ended, "8m").play({0: ["ckong 7z", "discard 8m"], 1: ["win"]})
+    assert row["patterns"] == [["small_hand"]] and list(row["net"]) == [-2 + 6, 6 - 2, -2 - 2, -2 - 2]

@@ -229,6 +229,13 @@ _entries += [
     ),
     _int("min_fan", 0, 13, 0, "JPH-P4", "起胡: minimum fan to win (after bonuses, before the cap)"),
     _o("cap", "cap", None, "JPH-F4 XZ-F3", "封顶: largest fan of an ordinary hand; none = no cap", lo=0, hi=FAN_MAX),
+    _bool(
+        "first_turn_ends_on_concealed_kong",
+        False,
+        "JPH-F2 TDH-V2 JPH-H1",
+        "a concealed kong ends the first go-around (天和/地和/人和, 地胡) as a claim does; false = only a chow, "
+        "pung or exposed kong from a discard ends it",
+    ),
 ]
 
 _section = "jipinghu scoring (JPH-F, JPH-M, JPH-S)"

@@ -75,6 +75,7 @@ class Ruleset:
     next_dealer_after_draw: str = _d("next_dealer_after_draw")
     min_fan: int = _d("min_fan")
     cap: int | None = _d("cap")
+    first_turn_ends_on_concealed_kong: bool = _d("first_turn_ends_on_concealed_kong")
     # jipinghu scoring (JPH-*)
     fan: FrozenTable = _d("fan")
     limit_fan: FrozenTable = _d("limit_fan")

@@ -156,7 +156,8 @@ def _win_fan(st, p, sc, b, s, counts, win_tile, flags, work):
 
 @njit(cache=True, inline="always")
 def _first_turn_self_draw(st, b, s):
-    """天和/地和: no claim or kong yet and the seat has not discarded (its dealt or first drawn tile)."""
+    """天和/地和: no claim yet (JPH-F2 first go-around) and the seat has not discarded (its dealt or first drawn
+    tile, or the replacement for a concealed kong made on it)."""
     return (not st.claims_made[b]) and st.discarded[b, s] == 0
 
 
@@ -528,7 +529,6 @@ def _add_meld(st, b, s, kind, tile, source):
             st.exposed[b, s, tile + k] += 1
     else:
         st.exposed[b, s, tile] += 4 if (kind == MELD_KONG or kind == MELD_CKONG) else 3
-    st.claims_made[b] = True
 
 
 @njit(cache=True)
@@ -568,6 +568,8 @@ def _apply_turn(st, p, sc, b, action, work):
         st.hands[b, s, t] -= 4
         _add_meld(st, b, s, MELD_CKONG, t, -1)
         _log_kong(st, b, s, KONG_CONCEALED, -1)
+        if p.first_turn_ends_on_concealed_kong:  # JPH-F2 option; by default a concealed kong is no claim
+            st.claims_made[b] = True
         st.replacement[b] = KONG_CONCEALED
         st.replacement_from[b] = -1
         st.phase[b] = PH_DRAW
@@ -693,6 +695,7 @@ def _claim(st, p, b, s, action):
     t = st.target[b]
     _trace(st, p, b, s, action, t)
     st.discards[b, d, t] -= 1  # the tile leaves the river for the meld
+    st.claims_made[b] = True  # JPH-F2 "first go-around": a claim from a discard ends it
     _reset_missed(st, b, s)  # JPH-P3: a claim is 动牌
     if action == PUNG:
         st.hands[b, s, t] -= 2
