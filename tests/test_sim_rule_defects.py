@@ -7,11 +7,13 @@ share (C-M2).  Each re-settlement check runs the logged row through
 scorer and re-settlement are held to the same numbers.
 """
 
+import numpy as np
 import pytest
 from simtools import ScriptedHand, logged_frame
 
 from mjsim import ruleset, score_hand
 from mjsim.analysis.resettle import resettle_hands
+from mjsim.sim.constants import KONG, PUNG, RESPONSE
 
 J3 = ruleset("jipinghu")
 JPH_OTHERS = {0: "19p578p19s234667z", 2: "147p258s369p1234z", 3: "2356p2356s11s567z"}
@@ -183,3 +185,35 @@ def test_tdh_v2_earthly_big_hand_after_the_dealers_concealed_kong():
     ended = ruleset("tuidaohu", first_turn_ends_on_concealed_kong=True)
     row = dealer_konged_position(ended, "8m").play({0: ["ckong 7z", "discard 8m"], 1: ["win"]})
     assert row["patterns"] == [["small_hand"]] and list(row["net"]) == [-2 + 6, 6 - 2, -2 - 2, -2 - 2]
+
+
+# ---- C-P3: the last discard of the wall may be claimed by pung or chow --------------------------------------
+
+
+def last_discard_position(seat1):
+    """Seat 0 has drawn the wall's last tile and discards 5z; seat 1 may pung it, then discards 2m,
+    which seat 2 (all chows, waiting on 2m or 5m) may win on."""
+    return ScriptedHand(
+        J3,
+        {0: "19m578p19s234667z5z", 1: seat1, 2: "34m678m234s567s99s", 3: "147m258p369s1234z"},
+        wall_ends_after_draws=True,
+    )
+
+
+def _answers(hand, seat):
+    return [mask for s, decision, mask in hand.legal_masks if s == seat and decision == RESPONSE]
+
+
+def test_c_p3_a_pung_on_the_last_discard_and_a_win_on_the_claimers_discard():
+    hand = last_discard_position("147p258s369p2m4z55z")
+    row = hand.play({0: ["discard 5z"], 1: ["pung", "discard 2m"], 2: ["win"]})
+    assert row["winners"] == [2] and row["discarder"] == 1 and row["wall_left"] == 0
+    assert list(row["net"]) == [0, -2, 2, 0]  # all_chows 1 fan, one share from the discarder (JPH-M2)
+
+
+def test_c_p3_no_exposed_kong_on_the_last_discard_and_an_unclaimed_last_discard_draws_the_hand():
+    hand = last_discard_position("147p258s369p2m555z")
+    row = hand.play({0: ["discard 5z"], 1: ["pung", "discard 2m"], 2: ["pass"]})
+    first_answer = _answers(hand, 1)[0]
+    assert first_answer[PUNG] and not first_answer[KONG]  # a kong would need a replacement tile
+    assert row["winners"] == [] and row["wall_left"] == 0 and np.all(row["net"] == 0)

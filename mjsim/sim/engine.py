@@ -639,12 +639,14 @@ def _answer_legal(st, p, sc, b, s, legal, work):
                 st.could_win[b, s] = True
                 st.answer_fan[b, s] = fan
                 any_option = True
-    if _drawable(st, b) > 0 and not _is_wild(st, b, t):  # a claim needs a discard to follow; C-J1: no wild claims
+    # C-P3: pung and chow may take the wall's last discard too (the claimer's discard can then be won);
+    # an exposed kong needs a replacement tile.  C-J1: no claims with wild tiles.
+    if not _is_wild(st, b, t):
         if hand[t] >= 2 and ((st.pung_blocked[b, s] >> t) & 1) == 0:
             legal[PUNG] = True
             st.could_pung[b, s] = True
             any_option = True
-        if hand[t] == 3:
+        if hand[t] == 3 and _drawable(st, b) > 0:
             legal[KONG] = True
             any_option = True
         if p.chow and s == (d + 1) % 4 and t < 27:
