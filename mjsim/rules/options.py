@@ -409,13 +409,15 @@ _entries += [
         "horses_on_kongs",
         True,
         "TDH-H1 TDH-M4",
-        "马跟杠, dealer horses: a horse also mirrors the kong money its seat received and paid",
+        "马跟杠, dealer horses: a horse also mirrors the kong money its seat received and paid (one switch per "
+        "horse scheme, since the seeds' readings differ: see winner_horses_on_kongs)",
     ),
     _bool(
         "winner_horses_on_kongs",
         False,
         "TDH-H1 TDH-M5",
-        "马跟杠, winner horses: each hit also pays once more the kong money each payer paid the winner",
+        "马跟杠, winner horses: each hit also pays once more the kong money each payer paid the winner (the "
+        "seed's 平胡 + 马数 × 平胡番数 counts win money only, hence off by default)",
     ),
     _choice(
         "winner_horse_value",
