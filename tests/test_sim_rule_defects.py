@@ -13,7 +13,7 @@ from simtools import ScriptedHand, logged_frame
 
 from mjsim import ruleset, score_hand
 from mjsim.analysis.resettle import resettle_hands
-from mjsim.sim.constants import KONG, PUNG, RESPONSE
+from mjsim.sim.constants import KONG, PUNG, RESPONSE, TURN
 
 J3 = ruleset("jipinghu")
 JPH_OTHERS = {0: "19p578p19s234667z", 2: "147p258s369p1234z", 3: "2356p2356s11s567z"}
@@ -217,3 +217,48 @@ def test_c_p3_no_exposed_kong_on_the_last_discard_and_an_unclaimed_last_discard_
     first_answer = _answers(hand, 1)[0]
     assert first_answer[PUNG] and not first_answer[KONG]  # a kong would need a replacement tile
     assert row["winners"] == [] and row["wall_left"] == 0 and np.all(row["net"] == 0)
+
+
+# ---- TDH-P3 过手 [D]: only the player's own next draw lifts the block -------------------------------------
+
+D = ruleset("tuidaohu_dianpao")
+
+
+def _seat_decisions(hand, seat):
+    return [(decision, win_legal) for s, decision, _, win_legal in hand.decisions if s == seat]
+
+
+def pung_over_win_position(rules):
+    # seat 3 discards 5s: seat 1 (123m456p789s11z55s) may win on it or pung it
+    return ScriptedHand(
+        rules,
+        {0: "19m578p19s234577z", 1: "123m456p789s11z55s", 2: "147m258p369s1234z", 3: "147p258s369m5667z5s"},
+        actor=3,
+        draws="1p9m2z3z",
+    )
+
+
+def test_tdh_p3_punging_instead_of_a_legal_win_counts_as_passing_it():
+    # seat 1 pungs 5s, discards 9s (now waiting on 6s or 9s); seat 2 discards 6s before seat 1 draws again
+    script = {3: ["discard 5s"], 1: ["pung", "discard 9s"], 2: ["discard 6s"]}
+    hand = pung_over_win_position(D)
+    hand.play(script)
+    assert _seat_decisions(hand, 1)[:3] == [(RESPONSE, True), (TURN, False), (TURN, False)]  # no offer of the 6s
+    # without 过手 the same 6s is a win seat 1 is offered
+    free = pung_over_win_position(ruleset("tuidaohu_dianpao", missed_win="none"))
+    free.play(script)
+    assert _seat_decisions(free, 1)[2] == (RESPONSE, True)
+
+
+def test_tdh_p3_a_claim_does_not_lift_a_passed_win():
+    # seat 1 (123m456p789s11z22z) passes a win on 3's 1z, then pungs 0's 2z (no win offered: 过手), discards 9s;
+    # still no discard win (2's 6s) until seat 1's own next draw
+    hand = ScriptedHand(
+        D,
+        {0: "19m578p19s234577z", 1: "123m456p789s11z22z", 2: "147m258p369s1234z", 3: "147p258s369m5667z1z"},
+        actor=3,
+        draws="3p1p9m4p3z",
+    )
+    hand.play({3: ["discard 1z"], 1: ["pass", "pung", "discard 9s"], 0: ["discard 2z"], 2: ["discard 6s"]})
+    decisions = _seat_decisions(hand, 1)
+    assert decisions[:4] == [(RESPONSE, True), (RESPONSE, False), (TURN, False), (TURN, False)]

@@ -164,7 +164,7 @@ def _first_turn_self_draw(st, b, s):
 
 @njit(cache=True, inline="always")
 def _reset_missed(st, b, s):
-    """JPH-P3 / TDH-P3 / XZ-P5: a draw (or a claim, 动牌) lifts the seat's missed-win restriction."""
+    """JPH-P3 / TDH-P3 / XZ-P5: the seat's own draw lifts its missed-win restriction."""
     st.missed_kinds[b, s] = 0
     st.missed_any[b, s] = False
     st.missed_fan[b, s] = -1
@@ -762,7 +762,8 @@ def _claim(st, p, b, s, action):
     _trace(st, p, b, s, action, t)
     st.discards[b, d, t] -= 1  # the tile leaves the river for the meld
     st.claims_made[b] = True  # JPH-F2 "first go-around": a claim from a discard ends it
-    _reset_missed(st, b, s)  # JPH-P3: a claim is 动牌
+    # JPH-P3: a claim is 动牌 and lifts 漏胡; TDH-P3 过手 and XZ-P5 过水 last until the seat's own draw
+    st.missed_kinds[b, s] = 0
     st.follow_kind[b] = -1  # C-P7: a claim ends the 跟庄 chance
     if action == PUNG:
         st.hands[b, s, t] -= 2
