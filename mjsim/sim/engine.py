@@ -232,7 +232,9 @@ def _deal(st, p, b):
     st.missed_fan[b] = -1
     st.pung_blocked[b] = 0
     st.twelve_feeder[b] = -1
+    st.twelve_turn[b] = -1  # reset with the feeders: a row never carries an earlier hand's value (issue 9)
     st.limit_feeder[b] = -1
+    st.limit_turn[b] = -1
     st.win_kong_from[b] = -1
     st.responses[b] = -1
     st.could_win[b] = False
