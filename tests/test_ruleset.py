@@ -47,7 +47,8 @@ rob_kong_own_discard kong_replacement next_dealer_after_win next_dealer_after_dr
 first_turn_ends_on_concealed_kong
 fan limit_fan bonuses kong_flower robbed_kong_bonus triple_win_raise discard_pays_all triple_win_pays_all
 liability_kong_flower
-liability_robbed_kong liability_twelve_tiles liability_limit_hands liability_first_only nine_gates_wait
+liability_robbed_kong liability_twelve_tiles liability_limit_hands liability_first_only liability_precedence
+liability_once_across_rules nine_gates_wait
 hand_value big_hands small_hand_value big_hand_value self_draw_multiplier discard_multiplier earthly_rule
 no_ghost_multiplier kong_flower_multiplier full_ghosts full_ghosts_value kong_pay_discard kong_pay_added
 kong_pay_concealed kong_settle horses horse_growth horse_base horse_max horse_mapping winner_horses_with_ghost
@@ -60,7 +61,7 @@ white_is_flower split_tiles_at split_kong_extra caishen_same_kind caishen_flip_f
 # PINNED: content_hash of the `jipinghu` preset.  Changing the preset's rules (or an
 # option default, or adding an option) changes it; update this literal deliberately,
 # because every logged hand carries the hash of the ruleset it was played under.
-JIPINGHU_HASH = "1184736ba212639a"
+JIPINGHU_HASH = "47a9cfea66bd0cb0"
 
 
 # ---------------------------------------------------------------------------
