@@ -76,7 +76,7 @@ def test_registry_is_the_option_contract():
 def test_every_option_is_documented():
     for option in OPTIONS.values():
         assert option.meaning and option.section, option.name
-        assert all(re.fullmatch(r"(C|JPH|TDH|XZ|SHT)-[A-Z]+\d+", r) for r in option.rules), option.name
+        assert all(re.fullmatch(r"(C|JPH|TDH|XZ|SHT)-[A-Z]+\d+[a-z]?", r) for r in option.rules), option.name
         if option.name not in ("name", "description", "family"):
             assert option.rules, f"{option.name} cites no rule ID"
 
