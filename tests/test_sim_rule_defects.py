@@ -303,3 +303,36 @@ def test_jph_s5a_liability_precedence_first_or_limit():
     row["twelve_turn"] = np.array([-1, 5, -1, -1])
     assert resettled_net(row, J3) == [0, 192, 0, -192]  # first: the JPH-S4 trigger came first
     assert resettled_net(row, ruleset("jipinghu", liability_precedence="limit")) == [-192, 192, 0, 0]
+
+
+# ---- TDH-M6 re-settlement with horses: only back tiles that stayed out of play ----------------------------
+
+Q = ruleset("tuidaohu")
+TDH_OTHERS = {2: "147m258p369s1234z", 3: "147p258s369m5667z"}
+
+
+def test_tdh_m6_a_kong_replacement_win_cannot_be_resettled_with_its_winning_tile_as_a_horse():
+    # one dealer horse (2m) is set aside; seat 1 konges 8m and wins on the replacement 5s from the back
+    hand = ScriptedHand(
+        Q, {0: "19m578p19s23456z5m", 1: "123m456p789s5s8888m", **TDH_OTHERS}, actor=1, back="5s", horses="2m"
+    )
+    row = hand.play({1: ["ckong 8m", "win"]})
+    assert row["win_kind"] == ["kong_replacement"] and row["win_tiles"] == ["5s"]
+    assert row["horse_pool"][:2] == ["2m", "5s"] and row["horse_pool_free"] == 1
+    assert resettled_net(row, Q) == list(row["net"])  # the logged scheme re-settles
+    with pytest.raises(ValueError, match="sets aside 2 back tiles, but only 1 of them stayed out of play"):
+        resettled_net(row, ruleset("tuidaohu", horse_base=2))
+
+
+def test_tdh_m6_an_undrawn_back_tile_may_become_a_second_horse():
+    # seat 1 self-draws a small hand (2 a share: [-2, 6, -2, -2]); the horse 2m on seat 1 makes the dealer
+    # collect seat 1's 2 from seats 2 and 3 (TDH-M4): [2, 6, -4, -4].  The wall's back tile 4m is never drawn,
+    # so with two dealer horses it is the second: on seat 3, the dealer also pays seat 3's 2 to seat 1
+    # -> [0, 8, -4, -4]
+    hand = ScriptedHand(
+        Q, {0: "19m578p19s234577z5m", 1: "123m456p789s34s11z", **TDH_OTHERS}, draws="2s", back="4m", horses="2m"
+    )
+    row = hand.play({0: ["discard 5m"], 1: ["win"]})
+    assert list(row["net"]) == [2, 6, -4, -4] and row["horse_pool"][:2] == ["2m", "4m"]
+    assert row["horse_pool_free"] >= 2
+    assert resettled_net(row, ruleset("tuidaohu", horse_base=2)) == [0, 8, -4, -4]

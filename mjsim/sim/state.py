@@ -123,6 +123,8 @@ class State(structref.StructRefProxy):
         ``turned``: int8 (B,): the tile turned up to name the wild kind (TDH-G1 flip), -1 none
         ``n_reserved``: int8 (B,): horse tiles set aside at the back (never drawn)
         ``horse_pool``: int8 (B, MAX_HORSES): the back tiles horses are taken from, in order (logged for re-settlement)
+        ``back_start``: int16 (B,): ``back`` once the horses are set aside: no tile was drawn from the back while
+            ``back`` still equals it (re-settlement's horse_pool_free)
         ``horse_count``: int8 (B,): dealer horses for this hand (TDH-M2), carried through the session
         ``n_horses``: int8 (B,): horse tiles reserved (dealer) or bought (winner)
         ``horse_tiles``: int8 (B, MAX_HORSES): reserved at the back, never drawn (TDH-M1, TDH-M5)
@@ -202,6 +204,7 @@ STATE_FIELDS = (
     "turned",
     "n_reserved",
     "horse_pool",
+    "back_start",
     "horse_count",
     "n_horses",
     "horse_tiles",
@@ -286,6 +289,7 @@ def allocate_state(tables: int) -> State:
         turned=np.full(b, -1, np.int8),
         n_reserved=np.zeros(b, np.int8),
         horse_pool=np.zeros((b, MAX_HORSES), np.int8),
+        back_start=np.zeros(b, np.int16),
         horse_count=np.zeros(b, np.int8),
         n_horses=np.zeros(b, np.int8),
         horse_tiles=np.zeros((b, MAX_HORSES), np.int8),
