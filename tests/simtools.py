@@ -126,6 +126,9 @@ class ScriptedHand:
         st.wall[0, dealt:n] = wall
         st.front[0] = n - len(front) - len(rear) if wall_ends_after_draws else dealt
         st.back[0] = n - 1
+        st.back_start[0] = n - 1
+        behind = [int(st.wall[0, n - 1 - k]) for k in range(st.horse_pool.shape[1] - len(horse_tiles))]
+        st.horse_pool[0] = (horse_tiles + behind)[: st.horse_pool.shape[1]]  # the set-aside horses, then the back
         seat = dealer if actor is None else actor
         st.actor[0] = seat
         st.target[0] = parse_tiles(hands[seat])[-1]  # the actor's last tile written is the one just drawn

@@ -12,8 +12,11 @@ Options that change what players do (which wins are legal, claims, the
 wall, …) cannot be re-settled; they raise ``ValueError`` pointing to a
 paired re-simulation.  Two approximations, both documented: policies saw
 the logged ruleset (a ``value`` policy might have played differently for
-other fan values), and horse tiles taken from ``horse_pool`` were drawable
-in a run that reserved fewer horses (only the last tiles of the wall).
+other fan values), and with fewer horses than the logged hand set aside the
+freed back tiles would have been drawable (a kong replacement would then
+have been another tile).  A scheme that sets aside more back tiles than the
+logged hand left undrawn (``horse_pool_free``) is refused: those tiles were
+in play.
 """
 
 from __future__ import annotations
@@ -38,7 +41,7 @@ SETTLEMENT_OPTIONS = frozenset({
     # JPH-F, JPH-M, JPH-S: scoring, payment split and liabilities
     "cap", "fan", "limit_fan", "bonuses", "kong_flower", "robbed_kong_bonus", "triple_win_raise",
     "discard_pays_all", "triple_win_pays_all", "liability_kong_flower", "liability_robbed_kong", "liability_twelve_tiles",
-    "liability_limit_hands", "liability_first_only", "nine_gates_wait",
+    "liability_limit_hands", "liability_first_only", "liability_precedence", "liability_once_across_rules", "nine_gates_wait",
     # TDH-V, TDH-K, TDH-M: values, multipliers, kong money, horses
     "big_hands", "small_hand_value", "big_hand_value", "self_draw_multiplier", "discard_multiplier",
     "earthly_rule", "no_ghost_multiplier", "kong_flower_multiplier", "full_ghosts_value",
@@ -104,6 +107,7 @@ def resettle_hands(hands: pl.DataFrame, rules: Ruleset, session_length: int) -> 
     sc = scoring(rules)
     rows = hands.to_dicts()
     horse_counts = _dealer_horse_counts(rows, rules)
+    _check_horses_kept_out(rows, horse_counts, rules)
     wins = []  # per winner: (table, index, concealed real, wilds, win tile, melds, flags, offset, winners, held)
     for b, row in enumerate(rows):
         _fill_facts(st, params, b, row, horse_counts[b], rules)
@@ -134,6 +138,19 @@ def resettle_hands(hands: pl.DataFrame, rules: Ruleset, session_length: int) -> 
             f"hand {rows[table[bad]]['hand_id']}: the logged win is not a win under the new options (code {codes[bad]})"
         )
     return _output(hands, st, n, table, index, codes, found)
+
+
+def _check_horses_kept_out(rows, horse_counts, rules) -> None:
+    """TDH-M6: the new scheme may set aside only back tiles the logged hand never drew (``horse_pool_free``)."""
+    for row, dealer_horses in zip(rows, horse_counts):
+        needed = {"dealer": dealer_horses, "winner": rules.horse_reserve}.get(rules.horses, 0)
+        free = row.get("horse_pool_free")
+        if needed and (free is None or needed > free):
+            raise ValueError(
+                f"hand {row['hand_id']}: the new horse scheme sets aside {needed} back tiles, but only "
+                f"{0 if free is None else free} of them stayed out of play in the logged hand; re-simulate instead "
+                f"(a paired re-simulation: `mjsim compare --vary horses=...`)"
+            )
 
 
 def _dealer_horse_counts(rows, rules) -> list[int]:

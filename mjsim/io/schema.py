@@ -61,6 +61,11 @@ COLUMNS: dict[str, tuple[pa.DataType, str]] = {
         "0 otherwise",
     ),
     "horse_pool": (pa.list_(pa.string()), "the back tiles horses are taken from, in order (for re-settlement)"),
+    "horse_pool_free": (
+        pa.int8(),
+        "leading horse_pool tiles never drawn, so re-settlement may take them as horses (TDH-M6): those set aside, "
+        "plus, if no tile was drawn from the back, the undrawn ones behind them but the wall's last",
+    ),
     "kongs": (pa.list_(pa.string()), "kongs made, in order, as seat:kind:from (kind discard/added/concealed)"),
     "kong_from_discard": (
         pa.list_(pa.int8()),

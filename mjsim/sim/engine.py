@@ -309,6 +309,7 @@ def _reserve_horses(st, p, b):
         st.horse_tiles[b, k] = st.wall[b, st.back[b]]
         st.back[b] -= 1
     st.n_reserved[b] = count
+    st.back_start[b] = st.back[b]
     if p.horses == 1:
         st.n_horses[b] = count
         for k in range(count):
@@ -423,6 +424,17 @@ def _record_win(st, p, sc, b, s, kind, counts, win_tile, discarder, discard_winn
 
 
 @njit(cache=True)
+def horse_pool_free(st, p, b):
+    """How many leading ``horse_pool`` tiles a re-settlement may take as horses (TDH-M6): the ones set aside,
+    and, when no tile was drawn from the back, the undrawn ones behind them but the last drawable one
+    (setting that one aside too would have ended the wall a tile earlier: 海底 or an exhaustive draw)."""
+    free = st.n_reserved[b]
+    if st.back[b] == st.back_start[b]:
+        free += max(0, _drawable(st, p, b) - 1)  # C-W5: the dead wall is not drawable
+    return min(free, st.horse_pool.shape[1])
+
+
+@njit(cache=True)
 def _finish(st, p, b, out):
     """Write the ended hand's row to ``out`` (the caller checked there is room)."""
     r = out.count[0]
@@ -452,6 +464,7 @@ def _finish(st, p, b, out):
     out.horse_seats[r] = st.horse_seats[b]
     out.horse_hits[r] = st.horse_hits[b]
     out.horse_pool[r] = st.horse_pool[b]
+    out.horse_pool_free[r] = horse_pool_free(st, p, b)
     out.win_kong_from[r] = st.win_kong_from[b]
     out.win_tile[r] = st.win_tile[b]
     out.twelve_feeder[r] = st.twelve_feeder[b]

@@ -127,6 +127,8 @@ class State(structref.StructRefProxy):
         ``turned``: int8 (B, 2): the tiles turned up to name the wild kinds (TDH-G1 flip, TDH-H6), -1 none
         ``n_reserved``: int8 (B,): horse tiles set aside at the back (never drawn)
         ``horse_pool``: int8 (B, MAX_HORSES): the back tiles horses are taken from, in order (logged for re-settlement)
+        ``back_start``: int16 (B,): ``back`` once the horses are set aside: no tile was drawn from the back while
+            ``back`` still equals it (re-settlement's horse_pool_free)
         ``horse_count``: int8 (B,): dealer horses for this hand (TDH-M2), carried through the session
         ``n_horses``: int8 (B,): horse tiles reserved (dealer) or bought (winner)
         ``horse_tiles``: int8 (B, MAX_HORSES): reserved at the back, never drawn (TDH-M1, TDH-M5)
@@ -209,6 +211,7 @@ STATE_FIELDS = (
     "turned",
     "n_reserved",
     "horse_pool",
+    "back_start",
     "horse_count",
     "n_horses",
     "horse_tiles",
@@ -296,6 +299,7 @@ def allocate_state(tables: int) -> State:
         turned=np.full((b, 2), -1, np.int8),
         n_reserved=np.zeros(b, np.int8),
         horse_pool=np.zeros((b, MAX_HORSES), np.int8),
+        back_start=np.zeros(b, np.int16),
         horse_count=np.zeros(b, np.int8),
         n_horses=np.zeros(b, np.int8),
         horse_tiles=np.zeros((b, MAX_HORSES), np.int8),
@@ -357,6 +361,8 @@ class EngineParams(NamedTuple):
     liability_twelve_tiles: bool
     liability_limit_hands: bool
     liability_first_only: bool
+    liability_limit_precedence: bool  # JPH-S5a liability_precedence = limit
+    liability_once_across_rules: bool  # JPH-S5a
     discard_pays_all: bool
     first_turn_ends_on_concealed_kong: bool  # JPH-F2 / TDH-V2 option
     triple_win_pays_all: bool  # JPH-S1 option: 包三家 on a triple discard win
@@ -424,6 +430,8 @@ def engine_params(ruleset, *, session_length=1, first_dealer=-1, first_round_win
         liability_twelve_tiles=ruleset.liability_twelve_tiles,
         liability_limit_hands=ruleset.liability_limit_hands,
         liability_first_only=ruleset.liability_first_only,
+        liability_limit_precedence=ruleset.liability_precedence == "limit",
+        liability_once_across_rules=ruleset.liability_once_across_rules,
         discard_pays_all=ruleset.discard_pays_all,
         first_turn_ends_on_concealed_kong=ruleset.first_turn_ends_on_concealed_kong,
         triple_win_pays_all=ruleset.triple_win_pays_all,
