@@ -126,6 +126,9 @@ class ScriptedHand:
         st.wall[0, dealt:n] = wall
         st.front[0] = n - len(front) - len(rear) if wall_ends_after_draws else dealt
         st.back[0] = n - 1
+        st.back_start[0] = n - 1
+        behind = [int(st.wall[0, n - 1 - k]) for k in range(st.horse_pool.shape[1] - len(horse_tiles))]
+        st.horse_pool[0] = (horse_tiles + behind)[: st.horse_pool.shape[1]]  # the set-aside horses, then the back
         seat = dealer if actor is None else actor
         st.actor[0] = seat
         st.target[0] = parse_tiles(hands[seat])[-1]  # the actor's last tile written is the one just drawn
@@ -145,6 +148,7 @@ class ScriptedHand:
         row_seat = np.zeros(3, np.int64)
         actions = np.zeros(3, np.int16)
         self.decisions = []
+        self.legal_masks = []  # (seat, decision kind, legal mask) per decision
         for _ in range(max_steps):
             rows = engine.collect(st, self.params, self.scoring, self.queue, self.out, obs, legal, row_table, row_seat)
             if rows == 0:
@@ -153,6 +157,7 @@ class ScriptedHand:
                 seat = int(row_seat[i])
                 actions[i] = self._choose(queues.get(seat, []), legal[i], obs, i)
                 self.decisions.append((seat, int(obs.decision[i]), int(actions[i]), bool(legal[i, WIN])))
+                self.legal_masks.append((seat, int(obs.decision[i]), legal[i].copy()))
             engine.apply(st, self.params, self.scoring, rows, row_table, row_seat, actions)
         unused = {s: q for s, q in queues.items() if q}
         assert not unused, f"script items never played: {unused}"
@@ -172,3 +177,15 @@ class ScriptedHand:
         if target >= 0 and legal[DISCARD + target]:
             return DISCARD + target
         return DISCARD + int(np.flatnonzero(legal[:34])[-1])
+
+
+def logged_frame(row: dict):
+    """A scripted hand's row as a one-row hand log, as re-settlement reads logged hands."""
+    import polars as pl
+
+    columns = {
+        k: [np.asarray(v).tolist() if isinstance(v, (np.ndarray, np.generic)) else v]
+        for k, v in row.items()
+        if k not in ("transfers", "trace")
+    }
+    return pl.DataFrame({"run_id": ["scripted"], **columns})

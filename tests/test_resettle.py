@@ -62,14 +62,24 @@ def test_jph_s6_switching_liability_off_moves_no_liability_money(runs):
     assert np.array(on["net_liability"].to_list()).any()  # the logged run did move liability money
 
 
-def test_tdh_m6_the_same_hands_with_no_horses_and_with_winner_horses(runs):
+def test_tdh_m6_the_same_hands_with_no_horses_and_with_dealer_horses(runs):
     logged = _logged(runs["tuidaohu"])
     none = resettle(runs["tuidaohu"], horses="none").sort("hand_id")
     assert np.all(np.array(none["net_horse"].to_list()) == 0)
     assert np.array_equal(np.array(none["net_win"].to_list()), np.array(logged["net_win"].to_list()))
-    winner = resettle(runs["tuidaohu"], horses="winner", horse_mapping="ghost_edition").sort("hand_id")
-    horse = np.array(winner["net_horse"].to_list())
+    # the winner-horse edition set six tiles aside in every hand: enough for up to four dealer horses
+    dealer = resettle(runs["tuidaohu_ghost"], horses="dealer", horse_mapping="dealer_offset").sort("hand_id")
+    horse = np.array(dealer["net_horse"].to_list())
     assert horse.any() and np.all(horse.sum(axis=1) == 0)
+
+
+def test_tdh_m6_more_horses_than_the_logged_hands_kept_out_of_play_are_refused(runs):
+    # dealer horses set 1-4 tiles aside; a kong replacement then drew the next back tile, so six winner horses
+    # would include a tile that was in play
+    logged = _logged(runs["tuidaohu"])
+    assert (logged["horse_pool_free"] < 6).any()
+    with pytest.raises(ValueError, match="stayed out of play.*re-simulate instead"):
+        resettle(runs["tuidaohu"], horses="winner", horse_mapping="ghost_edition")
 
 
 def test_tdh_k2_kong_money_timing(runs):

@@ -89,8 +89,9 @@ def new_work():
 
 
 @njit(cache=True, inline="always")
-def _drawable(st, b):
-    return st.back[b] - st.front[b] + 1
+def _drawable(st, p, b):
+    """Tiles a player may still draw: the wall between front and back, less the C-W5 dead wall 留牌."""
+    return st.back[b] - st.front[b] + 1 - p.dead_wall
 
 
 @njit(cache=True, inline="always")
@@ -138,7 +139,7 @@ def _score(st, p, sc, b, s, counts, win_tile, flags, discard_winners, found, wor
                 real[kind] = 0
     scratch = work.totals
     return score_win(
-        p.family, p.forms, p.quads_as_two_pairs, sc, real, wilds, win_tile, st.meld_kind[b, s], st.meld_tile[b, s], st.n_melds[b, s], flags,
+        p.family, p.forms, p.quads_as_two_pairs, sc, real, wilds, counts, win_tile, st.meld_kind[b, s], st.meld_tile[b, s], st.n_melds[b, s], flags,
         (s - st.dealer[b]) % 4, st.round_wind[b], discard_winners, found, scratch,
     )  # fmt: skip
 
@@ -156,13 +157,14 @@ def _win_fan(st, p, sc, b, s, counts, win_tile, flags, work):
 
 @njit(cache=True, inline="always")
 def _first_turn_self_draw(st, b, s):
-    """天和/地和: no claim or kong yet and the seat has not discarded (its dealt or first drawn tile)."""
+    """天和/地和: no claim yet (JPH-F2 first go-around) and the seat has not discarded (its dealt or first drawn
+    tile, or the replacement for a concealed kong made on it)."""
     return (not st.claims_made[b]) and st.discarded[b, s] == 0
 
 
 @njit(cache=True, inline="always")
 def _reset_missed(st, b, s):
-    """JPH-P3 / TDH-P3 / XZ-P5: a draw (or a claim, 动牌) lifts the seat's missed-win restriction."""
+    """JPH-P3 / TDH-P3 / XZ-P5: the seat's own draw lifts its missed-win restriction."""
     st.missed_kinds[b, s] = 0
     st.missed_any[b, s] = False
     st.missed_fan[b, s] = -1
@@ -172,7 +174,7 @@ def _reset_missed(st, b, s):
 
 
 @njit(cache=True)
-def _start_hand(st, p, b, session, hand_in_session, dealer, round_wind, streak, session_dealer, horse_count):
+def _start_hand(st, p, b, session, hand_in_session, dealer, round_wind, streak, dealt_seats, horse_count):
     """Shuffle (C-W1) and deal (C-W2): the dealer's 14th tile is its first 'draw'."""
     st.session[b] = session
     st.hand_in_session[b] = hand_in_session
@@ -193,7 +195,7 @@ def _start_hand(st, p, b, session, hand_in_session, dealer, round_wind, streak, 
     st.dealer[b] = dealer
     st.round_wind[b] = round_wind
     st.streak[b] = streak
-    st.session_dealer[b] = session_dealer
+    st.dealt_seats[b] = dealt_seats
     st.horse_count[b] = horse_count
     _deal(st, p, b)
 
@@ -231,7 +233,12 @@ def _deal(st, p, b):
     st.missed_fan[b] = -1
     st.pung_blocked[b] = 0
     st.twelve_feeder[b] = -1
+    st.twelve_turn[b] = -1  # reset with the feeders: a row never carries an earlier hand's value (issue 9)
     st.limit_feeder[b] = -1
+    st.limit_turn[b] = -1
+    st.follow_kind[b] = -1
+    st.followed[b] = False
+    st.rob_concealed[b] = False
     st.win_kong_from[b] = -1
     st.responses[b] = -1
     st.could_win[b] = False
@@ -269,17 +276,21 @@ def next_in_sequence(tile):
 
 @njit(cache=True)
 def _set_wilds(st, p, b):
-    """C-J1 wild kinds: fixed (TDH-G1 default 白板) or the kind after a tile turned from the back (flip)."""
+    """C-J1 wild kinds: fixed (TDH-G1 default 白板) or the kind after a tile turned from the back (flip; two
+    tiles under TDH-H6)."""
     st.wild[b, 0] = -1
     st.wild[b, 1] = -1
     st.turned[b] = -1
     if p.wild_scheme == 1:
         st.wild[b, 0] = p.wild_tile
-    elif p.wild_scheme == 2:
-        turned = st.wall[b, st.back[b]]  # out of play from now on (C-W3)
-        st.back[b] -= 1
-        st.turned[b] = turned
-        st.wild[b, 0] = next_in_sequence(turned)
+    elif p.wild_scheme == 2 or p.wild_scheme == 3:  # TDH-G1 one turned tile; TDH-H6 双鬼 two
+        for k in range(1 if p.wild_scheme == 2 else 2):
+            turned = st.wall[b, st.back[b]]  # out of play from now on (C-W3)
+            st.back[b] -= 1
+            st.turned[b, k] = turned
+            kind = next_in_sequence(turned)
+            if k == 0 or kind != st.wild[b, 0]:  # equal successors give one ghost kind
+                st.wild[b, k] = kind
 
 
 @njit(cache=True)
@@ -298,6 +309,7 @@ def _reserve_horses(st, p, b):
         st.horse_tiles[b, k] = st.wall[b, st.back[b]]
         st.back[b] -= 1
     st.n_reserved[b] = count
+    st.back_start[b] = st.back[b]
     if p.horses == 1:
         st.n_horses[b] = count
         for k in range(count):
@@ -352,8 +364,12 @@ def _start_next(st, p, b, queue):
         dealer = _next_dealer(st, p, b)
         streak = st.streak[b] + 1 if dealer == st.dealer[b] else 0
         round_wind = st.round_wind[b]
-        if dealer != st.dealer[b] and dealer == st.session_dealer[b]:
-            round_wind = (round_wind + 1) % 4  # C-S2: a full round of dealers
+        dealt = st.dealt_seats[b]
+        if dealer != st.dealer[b] and dealt == 15:
+            # C-S2: every seat has dealt since the round began and the deal passes on: a full round (圈)
+            round_wind = (round_wind + 1) % 4
+            dealt = 0
+        dealt |= 1 << dealer
         _start_hand(
             st,
             p,
@@ -363,7 +379,7 @@ def _start_next(st, p, b, queue):
             dealer,
             round_wind,
             streak,
-            st.session_dealer[b],
+            dealt,
             _next_horse_count(st, p, b, dealer),
         )
         return
@@ -371,7 +387,7 @@ def _start_next(st, p, b, queue):
         session = queue[0]
         queue[0] += 1
         dealer = _session_dealer(p, session)
-        _start_hand(st, p, b, session, 0, dealer, p.first_round_wind, 0, dealer, p.horse_base)
+        _start_hand(st, p, b, session, 0, dealer, p.first_round_wind, 0, 1 << dealer, p.horse_base)
         return
     st.phase[b] = PH_IDLE
     st.session[b] = -1
@@ -408,6 +424,17 @@ def _record_win(st, p, sc, b, s, kind, counts, win_tile, discarder, discard_winn
 
 
 @njit(cache=True)
+def horse_pool_free(st, p, b):
+    """How many leading ``horse_pool`` tiles a re-settlement may take as horses (TDH-M6): the ones set aside,
+    and, when no tile was drawn from the back, the undrawn ones behind them but the last drawable one
+    (setting that one aside too would have ended the wall a tile earlier: 海底 or an exhaustive draw)."""
+    free = st.n_reserved[b]
+    if st.back[b] == st.back_start[b]:
+        free += max(0, _drawable(st, p, b) - 1)  # C-W5: the dead wall is not drawable
+    return min(free, st.horse_pool.shape[1])
+
+
+@njit(cache=True)
 def _finish(st, p, b, out):
     """Write the ended hand's row to ``out`` (the caller checked there is room)."""
     r = out.count[0]
@@ -420,7 +447,7 @@ def _finish(st, p, b, out):
     out.round_wind[r] = st.round_wind[b]
     out.streak[r] = st.streak[b]
     out.turns[r] = st.turns[b]
-    out.wall_left[r] = _drawable(st, b)
+    out.wall_left[r] = _drawable(st, p, b)
     out.n_winners[r] = st.n_winners[b]
     out.winners[r] = st.winners[b]
     out.win_kind[r] = st.win_kind[b]
@@ -437,12 +464,14 @@ def _finish(st, p, b, out):
     out.horse_seats[r] = st.horse_seats[b]
     out.horse_hits[r] = st.horse_hits[b]
     out.horse_pool[r] = st.horse_pool[b]
+    out.horse_pool_free[r] = horse_pool_free(st, p, b)
     out.win_kong_from[r] = st.win_kong_from[b]
     out.win_tile[r] = st.win_tile[b]
     out.twelve_feeder[r] = st.twelve_feeder[b]
     out.twelve_turn[r] = st.twelve_turn[b]
     out.limit_feeder[r] = st.limit_feeder[b]
     out.limit_turn[r] = st.limit_turn[b]
+    out.followed_dealer[r] = st.followed[b]
     out.n_kongs[r] = st.n_kongs[b]
     out.kong_seat[r] = st.kong_seat[b]
     out.kong_kind[r] = st.kong_kind[b]
@@ -462,7 +491,7 @@ def _finish(st, p, b, out):
 def _draw(st, p, b):
     """C-P1 draw (kong replacements from the back, C-W3); an empty wall ends the hand (C-W4)."""
     s = st.actor[b]
-    if _drawable(st, b) <= 0:
+    if _drawable(st, p, b) <= 0:
         _trace(st, p, b, s, TRACE_EXHAUSTED, 0)
         st.phase[b] = PH_END
         return
@@ -481,9 +510,9 @@ def _draw(st, p, b):
 
 
 @njit(cache=True, inline="always")
-def _turn_flags(st, b, s):
+def _turn_flags(st, p, b, s):
     flags = 0
-    if _drawable(st, b) == 0:
+    if _drawable(st, p, b) == 0:
         flags |= LAST_TILE
     if _first_turn_self_draw(st, b, s):
         flags |= FIRST_TURN
@@ -496,7 +525,7 @@ def _turn_legal(st, p, sc, b, legal, work):
     s = st.actor[b]
     hand = st.hands[b, s]
     drew = st.target[b] >= 0
-    can_kong = drew and _drawable(st, b) > 0
+    can_kong = drew and _drawable(st, p, b) > 0
     wild_a, wild_b = st.wild[b, 0], st.wild[b, 1]
     for t in range(34):
         if hand[t] > 0:
@@ -509,7 +538,7 @@ def _turn_legal(st, p, sc, b, legal, work):
             if st.meld_kind[b, s, m] == MELD_PUNG and hand[t] >= 1:
                 legal[AKONG + t] = True
     if drew:
-        flags = SELF_DRAW | _turn_flags(st, b, s)
+        flags = SELF_DRAW | _turn_flags(st, p, b, s)
         if st.replacement[b] > 0:
             flags |= KONG_REPLACEMENT
         if _win_fan(st, p, sc, b, s, hand, st.target[b], flags, work) >= 0:
@@ -528,7 +557,6 @@ def _add_meld(st, b, s, kind, tile, source):
             st.exposed[b, s, tile + k] += 1
     else:
         st.exposed[b, s, tile] += 4 if (kind == MELD_KONG or kind == MELD_CKONG) else 3
-    st.claims_made[b] = True
 
 
 @njit(cache=True)
@@ -555,22 +583,76 @@ def _complete_added_kong(st, p, b, s, t):
 
 
 @njit(cache=True)
+def _complete_concealed_kong(st, p, b, s, t):
+    _add_meld(st, b, s, MELD_CKONG, t, -1)
+    _log_kong(st, b, s, KONG_CONCEALED, -1)
+    if p.first_turn_ends_on_concealed_kong:  # JPH-F2 option; by default a concealed kong is no claim
+        st.claims_made[b] = True
+    st.replacement[b] = KONG_CONCEALED
+    st.replacement_from[b] = -1
+    st.phase[b] = PH_DRAW
+
+
+@njit(cache=True, inline="always")
+def _is_orphan(t):
+    return t >= 27 or t % 9 == 0 or t % 9 == 8
+
+
+@njit(cache=True)
+def _thirteen_orphans(st, b, counts):
+    """TDH-H9: ``counts`` (a concealed hand plus the robbed tile) is 十三幺, wild tiles filling gaps (C-J1)."""
+    wilds = 0
+    kinds = 0
+    doubled = 0
+    n = 0
+    for t in range(34):
+        c = counts[t]
+        n += c
+        if c == 0:
+            continue
+        if _is_wild(st, b, t):
+            wilds += c
+        elif not _is_orphan(t) or c > 2:
+            return False
+        else:
+            kinds += 1
+            doubled += c == 2
+    return n == 14 and doubled <= 1 and (13 - kinds) + (1 if doubled == 0 else 0) <= wilds
+
+
+@njit(cache=True)
+def _track_follow(st, b, s, t):
+    """C-P7 跟庄 fact: the dealer's first discard, then the three others' first discards in turn, all one kind
+    and no claim between (a claim sets ``follow_kind`` to -1)."""
+    k = st.turns[b]  # discards made before this one
+    if k == 0:
+        st.follow_kind[b] = t if s == st.dealer[b] else -1
+    elif k <= 3 and st.follow_kind[b] >= 0:
+        if s != (st.dealer[b] + k) % 4 or t != st.follow_kind[b]:
+            st.follow_kind[b] = -1
+        elif k == 3:
+            st.followed[b] = True
+
+
+@njit(cache=True)
 def _apply_turn(st, p, sc, b, action, work):
     s = st.actor[b]
     if action == WIN:
         kind = WIN_KONG_REPLACEMENT if st.replacement[b] > 0 else WIN_SELF_DRAW
         _trace(st, p, b, s, WIN, st.target[b])
-        _record_win(st, p, sc, b, s, kind, st.hands[b, s], st.target[b], -1, 1, _turn_flags(st, b, s), work)
+        _record_win(st, p, sc, b, s, kind, st.hands[b, s], st.target[b], -1, 1, _turn_flags(st, p, b, s), work)
         st.phase[b] = PH_END
     elif action >= CKONG and action < AKONG:
         t = action - CKONG
         _trace(st, p, b, s, action, t)
-        st.hands[b, s, t] -= 4
-        _add_meld(st, b, s, MELD_CKONG, t, -1)
-        _log_kong(st, b, s, KONG_CONCEALED, -1)
-        st.replacement[b] = KONG_CONCEALED
-        st.replacement_from[b] = -1
-        st.phase[b] = PH_DRAW
+        if p.orphans_rob_concealed_kong and _is_orphan(t):  # TDH-H9: a 十三幺 may rob it first
+            st.hands[b, s, t] -= 1  # the fourth tile is in flight, as for an added kong
+            st.target[b] = t
+            st.rob_concealed[b] = True
+            st.phase[b] = PH_ROB
+        else:
+            st.hands[b, s, t] -= 4
+            _complete_concealed_kong(st, p, b, s, t)
     elif action >= AKONG and action < WIN:
         t = action - AKONG
         _trace(st, p, b, s, action, t)
@@ -583,6 +665,7 @@ def _apply_turn(st, p, sc, b, action, work):
     else:
         t = action - DISCARD
         _trace(st, p, b, s, action, t)
+        _track_follow(st, b, s, t)
         st.hands[b, s, t] -= 1
         st.discards[b, s, t] += 1
         st.discarded[b, s] += 1
@@ -614,6 +697,8 @@ def _answer_legal(st, p, sc, b, s, legal, work):
     counts[t] += 1
     if st.phase[b] == PH_ROB:
         own_discard = (st.discarded_kinds[b, s] >> t) & 1
+        if st.rob_concealed[b] and not _thirteen_orphans(st, b, counts):
+            return any_option  # TDH-H9: only 十三幺 robs a concealed kong
         if p.rob_own_discard or own_discard == 0:  # TDH-S1 option
             if _win_fan(st, p, sc, b, s, counts, t, ROBBED_KONG, work) >= 0:
                 legal[WIN] = True
@@ -631,18 +716,20 @@ def _answer_legal(st, p, sc, b, s, legal, work):
             elif p.missed_win == 2:
                 blocked = st.missed_any[b, s]  # TDH-P3
             elif p.missed_win == 3:
-                blocked = st.missed_fan[b, s] >= 0 and fan <= st.missed_fan[b, s] and _drawable(st, b) >= 4
+                blocked = st.missed_fan[b, s] >= 0 and fan <= st.missed_fan[b, s] and _drawable(st, p, b) >= 4
             if not blocked:
                 legal[WIN] = True
                 st.could_win[b, s] = True
                 st.answer_fan[b, s] = fan
                 any_option = True
-    if _drawable(st, b) > 0 and not _is_wild(st, b, t):  # a claim needs a discard to follow; C-J1: no wild claims
+    # C-P3: pung and chow may take the wall's last discard too (the claimer's discard can then be won);
+    # an exposed kong needs a replacement tile.  C-J1: no claims with wild tiles.
+    if not _is_wild(st, b, t):
         if hand[t] >= 2 and ((st.pung_blocked[b, s] >> t) & 1) == 0:
             legal[PUNG] = True
             st.could_pung[b, s] = True
             any_option = True
-        if hand[t] == 3:
+        if hand[t] == 3 and _drawable(st, p, b) > 0:
             legal[KONG] = True
             any_option = True
         if p.chow and s == (d + 1) % 4 and t < 27:
@@ -693,7 +780,10 @@ def _claim(st, p, b, s, action):
     t = st.target[b]
     _trace(st, p, b, s, action, t)
     st.discards[b, d, t] -= 1  # the tile leaves the river for the meld
-    _reset_missed(st, b, s)  # JPH-P3: a claim is 动牌
+    st.claims_made[b] = True  # JPH-F2 "first go-around": a claim from a discard ends it
+    # JPH-P3: a claim is 动牌 and lifts 漏胡; TDH-P3 过手 and XZ-P5 过水 last until the seat's own draw
+    st.missed_kinds[b, s] = 0
+    st.follow_kind[b] = -1  # C-P7: a claim ends the 跟庄 chance
     if action == PUNG:
         st.hands[b, s, t] -= 2
         _add_meld(st, b, s, MELD_PUNG, t, d)
@@ -761,13 +851,20 @@ def _resolve(st, p, sc, b, work):
             if (not robbing) and d == st.dealer[b] and st.turns[b] == 1 and not st.claims_made[b]:
                 flags |= FIRST_TURN
             _trace(st, p, b, s, WIN, t)
-            _record_win(st, p, sc, b, s, kind, counts, t, d, n_win, flags, work)
+            # JPH-S1: several robbers of one kong are each a JPH-S3 win, never a 一炮多响
+            discard_winners = 1 if robbing else n_win
+            _record_win(st, p, sc, b, s, kind, counts, t, d, discard_winners, flags, work)
         st.responses[b] = -1
         st.phase[b] = PH_END
         return
     if robbing:
         st.responses[b] = -1
-        _complete_added_kong(st, p, b, d, t)
+        if st.rob_concealed[b]:
+            st.rob_concealed[b] = False
+            st.hands[b, d, t] -= 3
+            _complete_concealed_kong(st, p, b, d, t)
+        else:
+            _complete_added_kong(st, p, b, d, t)
         return
     claimer = -1
     claim = PASS
@@ -834,7 +931,7 @@ def observe(st, p, rows, row_table, row_seat, obs):
                 o_exposed[row, r, t] = e
                 o_discards[row, r, t] = d
                 o_visible[row, t] += e + d
-        o_wall[row] = back[b] - front[b] + 1
+        o_wall[row] = back[b] - front[b] + 1 - p.dead_wall
         o_offset[row] = (s - dealer[b]) % 4
         o_round[row] = round_wind[b]
         decision = TURN if phase[b] == PH_TURN else (ROB if phase[b] == PH_ROB else RESPONSE)
@@ -941,7 +1038,7 @@ def start_tables(st, p, queue):
 @njit(cache=True)
 def start_hand_at(st, p, b, session, hand_in_session, dealer, round_wind, streak, horse_count):
     """Start one given hand on table ``b`` (replay): its seed follows from the run key and hand id."""
-    _start_hand(st, p, b, session, hand_in_session, dealer, round_wind, streak, dealer, horse_count)
+    _start_hand(st, p, b, session, hand_in_session, dealer, round_wind, streak, 1 << dealer, horse_count)
 
 
 @njit(cache=True)
@@ -972,5 +1069,6 @@ def tile_balance(st, b, counts):
         counts[st.target[b]] += 1
     for k in range(st.n_reserved[b]):
         counts[st.horse_tiles[b, k]] += 1
-    if st.turned[b] >= 0:
-        counts[st.turned[b]] += 1
+    for k in range(2):
+        if st.turned[b, k] >= 0:
+            counts[st.turned[b, k]] += 1

@@ -55,12 +55,14 @@ class HandRecords(NamedTuple):
     horse_seats: np.ndarray  # int8 (R, MAX_HORSES)
     horse_hits: np.ndarray  # int8 (R,)
     horse_pool: np.ndarray  # int8 (R, MAX_HORSES)
+    horse_pool_free: np.ndarray  # int8 (R,)
     win_kong_from: np.ndarray  # int8 (R, 4)
     win_tile: np.ndarray  # int8 (R, 4)
     twelve_feeder: np.ndarray  # int8 (R, 4)
     twelve_turn: np.ndarray  # int16 (R, 4)
     limit_feeder: np.ndarray  # int8 (R, 4)
     limit_turn: np.ndarray  # int16 (R, 4)
+    followed_dealer: np.ndarray  # bool (R,)
     n_kongs: np.ndarray  # int8 (R,)
     kong_seat: np.ndarray  # int8 (R, MAX_KONGS)
     kong_kind: np.ndarray  # int8 (R, MAX_KONGS)
@@ -97,12 +99,14 @@ def allocate_records(capacity: int) -> HandRecords:
         horse_seats=np.zeros((r, MAX_HORSES), np.int8),
         horse_hits=np.zeros(r, np.int8),
         horse_pool=np.zeros((r, MAX_HORSES), np.int8),
+        horse_pool_free=np.zeros(r, np.int8),
         win_kong_from=np.zeros((r, 4), np.int8),
         win_tile=np.zeros((r, 4), np.int8),
         twelve_feeder=np.zeros((r, 4), np.int8),
         twelve_turn=np.zeros((r, 4), np.int16),
         limit_feeder=np.zeros((r, 4), np.int8),
         limit_turn=np.zeros((r, 4), np.int16),
+        followed_dealer=np.zeros(r, np.bool_),
         n_kongs=np.zeros(r, np.int8),
         kong_seat=np.zeros((r, MAX_KONGS), np.int8),
         kong_kind=np.zeros((r, MAX_KONGS), np.int8),
@@ -199,6 +203,7 @@ def rows_to_columns(records: HandRecords, n: int) -> dict[str, list | np.ndarray
     cols["horse_hits"] = records.horse_hits[:n].copy()
     cols["win_tiles"] = [[names[t] for t in records.win_tile[row, : records.n_winners[row]]] for row in range(n)]
     cols["horse_pool"] = [[names[t] for t in records.horse_pool[row]] for row in range(n)]
+    cols["horse_pool_free"] = records.horse_pool_free[:n].copy()
     cols["kong_from_discard"] = [records.win_kong_from[row, : records.n_winners[row]].astype(int).tolist()
                                  for row in range(n)]  # fmt: skip
     cols["kongs"] = [
@@ -208,6 +213,7 @@ def rows_to_columns(records: HandRecords, n: int) -> dict[str, list | np.ndarray
     ]  # fmt: skip
     for name in ("twelve_feeder", "twelve_turn", "limit_feeder", "limit_turn"):
         cols[name] = getattr(records, name)[:n].astype(np.int64)
+    cols["followed_dealer"] = [bool(x) for x in records.followed_dealer[:n]]
     nets = records.nets[:n]
     cols["net"] = nets.sum(axis=1)
     for index, name in enumerate(("win", "kong", "horse", "liability", "penalty")):
@@ -303,6 +309,7 @@ def arrow_columns(records: HandRecords, n: int) -> dict[str, pa.Array]:
     cols["horse_hits"] = pa.array(records.horse_hits[r])
     pool = records.horse_pool[r].astype(np.int64)
     cols["horse_pool"] = _ragged(_TILE_NAMES.take(pa.array(pool.ravel())), np.full(n, pool.shape[1]))
+    cols["horse_pool_free"] = pa.array(records.horse_pool_free[r])
     n_kongs = records.n_kongs[r].astype(np.int64)
     kinds = len(KONG_KIND_NAMES)
     kong_keys = (records.kong_seat[r].astype(np.int64) * kinds + records.kong_kind[r]) * 5 + records.kong_from[r] + 1
@@ -310,6 +317,7 @@ def arrow_columns(records: HandRecords, n: int) -> dict[str, pa.Array]:
     cols["kong_from_discard"] = _ragged(pa.array(records.win_kong_from[r][per_winner]), n_winners)
     for name in ("twelve_feeder", "twelve_turn", "limit_feeder", "limit_turn"):
         cols[name] = _fixed(getattr(records, name)[r])
+    cols["followed_dealer"] = pa.array(records.followed_dealer[r])
     cols["turns"] = pa.array(records.turns[r])
     cols["wall_left"] = pa.array(records.wall_left[r])
     return cols
