@@ -11,6 +11,13 @@ A few hundred hands per case run in the normal suite, thousands in the
 
 import pytest
 from checker.settlement import COMPONENTS, settle
+from test_sim_special_rules import (
+    dragon_position,
+    kong_flower_position,
+    robbed_kong_position,
+    triple_win_position,
+    twelve_tile_position,
+)
 
 from mjsim import ruleset
 from mjsim.io.dataset import read_hands
@@ -92,3 +99,44 @@ def test_c_m1_checker_resettles_thousands_of_rows(case, tmp_path):
     rules, rows = _logged_rows(*case, SLOW_HANDS, 97, tmp_path)
     assert len(rows) == SLOW_HANDS
     _check_rows(rules, rows)
+
+
+# ---- rare paths: the scripted positions of the engine's special-rule tests, re-settled by the checker ----------
+# (random play reaches 一炮三响, JPH-S5 or 包先不包后 a few times in ten thousand hands, 人和 almost never)
+
+RARE_POSITIONS = [
+    # (position builder from tests/test_sim_special_rules.py, preset, options, script)
+    (twelve_tile_position, "jipinghu", {},
+     {0: ["discard 7z", "discard 8m"], 1: ["pung", "discard 4m"], 2: ["pung", "discard 6m", "win"]}),  # JPH-S4 包先不包后
+    (twelve_tile_position, "jipinghu", {"liability_first_only": False},
+     {0: ["discard 7z", "discard 8m"], 1: ["pung", "discard 4m"], 2: ["pung", "discard 6m", "win"]}),
+    (dragon_position, "jipinghu", {}, {0: ["discard 7z"], 1: ["pung", "discard 5p", "win"]}),  # JPH-S5
+    (dragon_position, "jipinghu_5fan", {}, {0: ["discard 7z"], 1: ["pung", "discard 5p", "win"]}),
+    (triple_win_position, "jipinghu", {}, {0: ["discard 5m"], 1: ["win"], 2: ["win"], 3: ["win"]}),  # JPH-S1
+    (triple_win_position, "jipinghu", {"discard_pays_all": True},
+     {0: ["discard 5m"], 1: ["win"], 2: ["win"], 3: ["win"]}),
+    (triple_win_position, "jipinghu_5fan", {}, {0: ["discard 5m"], 1: ["win"], 2: ["win"], 3: ["win"]}),
+    (kong_flower_position, "jipinghu", {}, {0: ["discard 7m"], 1: ["kong", "win"]}),  # JPH-S2
+    (kong_flower_position, "jipinghu_5fan", {}, {0: ["discard 7m"], 1: ["kong", "win"]}),
+    (robbed_kong_position, "jipinghu", {}, {0: ["akong 5m"], 1: ["win"]}),  # JPH-S3
+    (robbed_kong_position, "jipinghu_5fan", {"liability_robbed_kong": False}, {0: ["akong 5m"], 1: ["win"]}),
+]  # fmt: skip
+
+
+def _plain(row: dict) -> dict:
+    """A scripted row with numpy values as the Python values a run's log holds."""
+    return {k: (v.tolist() if hasattr(v, "tolist") else v) for k, v in row.items()}
+
+
+def _rare_id(case):
+    position, preset, options, _ = case
+    return _case_id((f"{position.__name__}-{preset}", options))
+
+
+@pytest.mark.parametrize("case", RARE_POSITIONS, ids=_rare_id)
+def test_c_m1_checker_resettles_the_scripted_special_rule_positions(case):
+    position, preset, options, script = case
+    rules = ruleset(preset, **options)
+    row = position(rules).play(script)
+    assert row["winners"]
+    _check_rows(rules, [_plain(row)])
