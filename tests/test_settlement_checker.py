@@ -4,7 +4,7 @@ The checker is written from the rules reference and shares no code with the
 engine's settlement; here it re-settles simulated hands of every preset (and
 of the settlement options) from the logged facts and must give each row's
 ``net_win``, ``net_liability``, ``net_kong``, ``net_horse``, ``net_penalty``
-and ``net``, plus its fan (units in 推倒胡), liable seat and horse seats.
+and ``net``, plus its fan (units in 推倒胡), liable seat, 杠上开花 feeder and horse seats.
 A few hundred hands per case run in the normal suite, thousands in the
 ``slow`` test (``pytest -m slow``).
 """
@@ -68,7 +68,7 @@ def _differences(row, rules) -> dict:
     except AssertionError as error:  # a fact the checker found inconsistent with the rules (e.g. horse count)
         return {"checker": str(error)}
     mine = {f"net_{c}": found.net(c) for c in COMPONENTS}
-    mine |= {"net": found.net(), "fan": found.values, "liable": found.liable}
+    mine |= {"net": found.net(), "fan": found.values, "liable": found.liable, "kong_from_discard": found.kong_feeders}
     if rules.horses != "none":
         mine |= {"horse_seats": found.horse_seats, "horse_hits": found.horse_hits}
     logged = {k: (list(row[k]) if isinstance(row[k], list | tuple) else row[k]) for k in mine}

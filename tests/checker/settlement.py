@@ -39,6 +39,7 @@ class Settlement:
     )
     values: list[int] = field(default_factory=list)  # per winner: fan (2^fan hands) or units (推倒胡)
     liable: int | None = None
+    kong_feeders: list[int] = field(default_factory=list)  # per winner: who fed a 杠上开花 kong, else -1
     horse_seats: list[int] = field(default_factory=list)
     horse_hits: int = 0
 
@@ -311,6 +312,8 @@ def settle(row: dict, rules) -> Settlement:
     for k, winner in enumerate(row["winners"]):
         value, points = hand_value(rules, row, k)
         out.values.append(value)
+        kind = row["win_kind"][k]
+        out.kong_feeders.append(kong_flower_feeder(row, winner) if kind == "kong_replacement" else -1)
         shares = win_shares(rules, row, k, points)
         hits = winner_horse_hits(rules, row, k, out) if winner_horses else 0
         out.horse_hits += hits
