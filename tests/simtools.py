@@ -172,3 +172,15 @@ class ScriptedHand:
         if target >= 0 and legal[DISCARD + target]:
             return DISCARD + target
         return DISCARD + int(np.flatnonzero(legal[:34])[-1])
+
+
+def logged_frame(row: dict):
+    """A scripted hand's row as a one-row hand log, as re-settlement reads logged hands."""
+    import polars as pl
+
+    columns = {
+        k: [np.asarray(v).tolist() if isinstance(v, (np.ndarray, np.generic)) else v]
+        for k, v in row.items()
+        if k not in ("transfers", "trace")
+    }
+    return pl.DataFrame({"run_id": ["scripted"], **columns})

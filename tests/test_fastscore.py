@@ -172,8 +172,9 @@ def random_win(rng, theme: str | None = None, rs=None):
         s = int(rng.integers(3))
         counts = np.zeros(34, np.int8)
         counts[9 * s : 9 * s + 9] = [3, 1, 1, 1, 1, 1, 1, 1, 3]
-        counts[9 * s + int(rng.integers(9))] += 1
-        return counts, [], _pick_tile(rng, counts)
+        extra = 9 * s + int(rng.integers(9))
+        counts[extra] += 1
+        return counts, [], extra if rng.random() < 0.5 else _pick_tile(rng, counts)  # JPH-F2: pure waits too
     if theme == "orphans":
         counts = np.zeros(34, np.int8)
         counts[ORPHANS] = 1
@@ -277,7 +278,7 @@ def flags_of(situation: dict) -> int:
     )
 
 
-def compiled(params, counts, melds, situation) -> tuple[int, list[str]]:
+def compiled(params, counts, melds, situation, win_tile) -> tuple[int, list[str]]:
     """(fan or code, sorted pattern ids) from ``score_jipinghu``, called as the engine calls it."""
     meld_kind = np.zeros(MAX_MELDS, np.int8)
     meld_tile = np.zeros(MAX_MELDS, np.int8)
@@ -285,7 +286,7 @@ def compiled(params, counts, melds, situation) -> tuple[int, list[str]]:
         meld_kind[i], meld_tile[i] = kind, first
     found = np.zeros(N_PATTERNS, np.int8)
     fan = score_jipinghu(
-        counts.astype(np.int8), meld_kind, meld_tile, np.int8(len(melds)), flags_of(situation),
+        counts.astype(np.int8), win_tile, meld_kind, meld_tile, np.int8(len(melds)), flags_of(situation),
         situation["seat"], np.int8(situation["round_wind"]), situation["discard_winners"], params, found,
     )  # fmt: skip
     if fan < 0:
@@ -305,7 +306,7 @@ def compare(rs, cases) -> tuple[list, dict]:
     bad, seen = [], {}
     for case in cases:
         want = reference(rs, *case)
-        got = compiled(params, case[0], case[1], case[3])
+        got = compiled(params, case[0], case[1], case[3], case[2])
         for pid in want[1]:
             seen[pid] = seen.get(pid, 0) + 1
         if want[0] == BELOW_MIN_FAN:
@@ -358,12 +359,14 @@ def test_compiled_scorer_finds_the_same_non_wins(name):
     for counts in handgen.near_complete_hands(rng, 2000, max_swaps=2, drop_share=0.0):
         situation = dict(self_draw=True, seat=1, round_wind=0, kong_replacement=False, robbed_kong=False,
                          last_tile=False, first_turn=False, discard_winners=1)  # fmt: skip
+        win_tile = _pick_tile(rng, counts)
         try:
-            want = reference(rs, counts, [], _pick_tile(rng, counts), situation)
+            want = reference(rs, counts, [], win_tile, situation)
         except ValueError as error:
             assert "not a winning" in str(error)
             want = (NOT_A_WIN, [])
-        assert compiled(params, counts, [], situation) == want, format_tiles(np.repeat(np.arange(34), counts))
+        got = compiled(params, counts, [], situation, win_tile)
+        assert got == want, format_tiles(np.repeat(np.arange(34), counts))
         wins += want[0] != NOT_A_WIN
     assert 300 < wins < 1700
 
@@ -399,7 +402,30 @@ GOLDEN = [
         5,
         ["full_flush_pungs"],
     ),
-    ("JPH-F2 nine_gates [5]", "jipinghu_5fan", {}, "11123455678999p", [], {}, 9, ["nine_gates"]),
+    ("JPH-F2 nine_gates [5]", "jipinghu_5fan", {}, "1112345678999p5p", [], {}, 9, ["nine_gates"]),
+    # JPH-F2 nine_gates_wait: the seed's 九莲宝灯 waits on 1112345678999; won on 9m from 1112345567899m it is not
+    ("JPH-F2 nine_gates_wait pure", "jipinghu", {}, "11123455678999m", [], {"self_draw": True}, 4, ["full_flush"]),
+    (
+        "JPH-F2 nine_gates_wait pure [5]",
+        "jipinghu_5fan",
+        {},
+        "11123455678999m",
+        [],
+        {"self_draw": True},
+        5,
+        ["concealed", "full_flush", "self_draw"],
+    ),
+    ("JPH-F2 nine_gates_wait pure, won on 1m", "jipinghu", {}, "1112345678999m1m", [], {}, 6, ["nine_gates"]),
+    (
+        "JPH-F2 nine_gates_wait shape",
+        "jipinghu",
+        {"nine_gates_wait": "shape"},
+        "11123455678999m",
+        [],
+        {"self_draw": True},
+        6,
+        ["nine_gates"],
+    ),
     (
         "JPH-F2 thirteen_orphans [3]",
         "jipinghu",
@@ -617,4 +643,4 @@ def test_golden_cases(case):
             reference(rs, counts, engine_melds, win_tile, full)
     else:
         assert reference(rs, counts, engine_melds, win_tile, full) == (fan, sorted(patterns))
-    assert compiled(score_params(rs), counts, engine_melds, full) == (fan, sorted(patterns))
+    assert compiled(score_params(rs), counts, engine_melds, full, win_tile) == (fan, sorted(patterns))

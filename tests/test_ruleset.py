@@ -43,13 +43,16 @@ PRESETS_EXPECTED = [
 SPEC_OPTIONS = """
 name description family
 tile_set hand_size chow discard_win multiple_win win_forms seven_pairs_quads missed_win missed_pung rob_kong
-rob_kong_own_discard kong_replacement next_dealer_after_win next_dealer_after_draw min_fan cap
+rob_kong_own_discard kong_replacement next_dealer_after_win next_dealer_after_draw dead_wall follow_dealer min_fan cap
 fan limit_fan bonuses kong_flower robbed_kong_bonus triple_win_raise discard_pays_all liability_kong_flower
-liability_robbed_kong liability_twelve_tiles liability_limit_hands liability_first_only
+liability_robbed_kong liability_twelve_tiles liability_limit_hands liability_first_only nine_gates_wait
 hand_value big_hands small_hand_value big_hand_value self_draw_multiplier discard_multiplier earthly_rule
-no_ghost_multiplier kong_flower_multiplier full_ghosts full_ghosts_value kong_pay_discard kong_pay_added
+no_ghost_multiplier kong_flower_multiplier robbed_kong_multiplier seven_pairs_multiplier
+ghost_as_itself_counts_as_no_ghost full_ghosts full_ghosts_value full_ghosts_horses orphans_rob_concealed_kong
+kong_pay_discard kong_pay_added
 kong_pay_concealed kong_settle horses horse_growth horse_base horse_max horse_mapping winner_horses_with_ghost
-winner_horses_without_ghost horse_reserve wild_scheme wild_tile
+winner_horses_without_ghost horse_reserve horses_on_kongs winner_horses_on_kongs winner_horse_value
+winner_horse_scheme winner_horses_from horse_settlement wild_scheme wild_tile
 bloody max_suits declare_void must_win_tiles_left xz_fan xz_additions call_transfer end_checks flower_pig_penalty
 tax_refund
 white_is_flower split_tiles_at split_kong_extra caishen_same_kind caishen_flip_flower
@@ -58,7 +61,7 @@ white_is_flower split_tiles_at split_kong_extra caishen_same_kind caishen_flip_f
 # PINNED: content_hash of the `jipinghu` preset.  Changing the preset's rules (or an
 # option default, or adding an option) changes it; update this literal deliberately,
 # because every logged hand carries the hash of the ruleset it was played under.
-JIPINGHU_HASH = "03ce7d35fd52fca5"
+JIPINGHU_HASH = "ef67ad95c6a5bc71"
 
 
 # ---------------------------------------------------------------------------

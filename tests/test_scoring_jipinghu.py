@@ -109,7 +109,7 @@ F2 = [
     ("pure_terminals", "111m999m111p999p11s", {}, 6, 8),
     ("big_dragons", "555z666z777z123m99p", {}, 6, 9),
     ("big_winds", "111z222z333z444z55m", {}, 6, 9),
-    ("nine_gates", "11123455678999m", {"self_draw": True}, 6, 9),
+    ("nine_gates", "1112345678999m5m", {"self_draw": True}, 6, 9),
     ("thirteen_orphans", "119m19p19s1234567z", {"self_draw": True}, 6, 9),
     ("heavenly", "123m456p789s222s55m", {"seat": 0, "first_turn": True, "self_draw": True}, 6, 9),
     ("earthly", "123m456p789s222s55m", {"seat": 1, "first_turn": True, "self_draw": True}, 6, 9),
@@ -124,6 +124,15 @@ def test_JPH_F2_limit_patterns(case, edition):
     rs, fan = (J3, fan3) if edition == "3" else (J5, fan5)
     got = check(rs, hand, ((pid,), fan, True), **situation)
     assert got.fan_detail == ((pid, fan),)
+
+
+def test_JPH_F2_nine_gates_is_the_thirteen_tiles_1112345678999_before_the_win():
+    # seed 000: "同种牌形成1112345678999，在摸到该种牌任何一张即可胡牌"; won on 9m, the 13 before were 1112345567899m
+    check(J3, "11123455678999m", (("full_flush",), 4, True), self_draw=True)
+    check(J5, "11123455678999m", (("full_flush", "self_draw", "concealed"), 5, False, 7), self_draw=True)
+    check(ruleset("jipinghu", nine_gates_wait="shape"), "11123455678999m", (("nine_gates",), 6, True), self_draw=True)
+    for tile in "123456789":  # the pure wait wins on every tile of the suit
+        check(J3, f"1112345678999m{tile}m", (("nine_gates",), 6, True))
 
 
 def test_JPH_F2_thirteen_orphans_on_a_discard():

@@ -38,13 +38,17 @@ SETTLEMENT_OPTIONS = frozenset({
     # JPH-F, JPH-M, JPH-S: scoring, payment split and liabilities
     "cap", "fan", "limit_fan", "bonuses", "kong_flower", "robbed_kong_bonus", "triple_win_raise",
     "discard_pays_all", "liability_kong_flower", "liability_robbed_kong", "liability_twelve_tiles",
-    "liability_limit_hands", "liability_first_only",
+    "liability_limit_hands", "liability_first_only", "nine_gates_wait",
     # TDH-V, TDH-K, TDH-M: values, multipliers, kong money, horses
     "big_hands", "small_hand_value", "big_hand_value", "self_draw_multiplier", "discard_multiplier",
     "earthly_rule", "no_ghost_multiplier", "kong_flower_multiplier", "full_ghosts_value",
     "kong_pay_discard", "kong_pay_added", "kong_pay_concealed", "kong_settle",
     "horses", "horse_growth", "horse_base", "horse_max", "horse_mapping", "winner_horses_with_ghost",
     "winner_horses_without_ghost", "horse_reserve",
+    # TDH-H house options on values and horses, C-P7 跟庄 (its fact, followed_dealer, is logged)
+    "robbed_kong_multiplier", "seven_pairs_multiplier", "ghost_as_itself_counts_as_no_ghost", "full_ghosts_horses",
+    "horses_on_kongs", "winner_horses_on_kongs", "winner_horse_value", "winner_horse_scheme", "winner_horses_from",
+    "horse_settlement", "follow_dealer",
     # not rules
     "name", "description",
 })  # fmt: skip
@@ -88,18 +92,19 @@ def resettle(runs, ruleset_or_overrides=None, **overrides) -> pl.DataFrame:
         logged = loads(info["ruleset_toml"], name=info["ruleset"])
         target = target_ruleset(logged, ruleset_or_overrides)
         hands = scan_hands(directory).sort("hand_id").collect()
-        frames.append(_resettle_hands(hands, target, info["session_length"]))
+        frames.append(resettle_hands(hands, target, info["session_length"]))
     return pl.concat(frames)
 
 
-def _resettle_hands(hands: pl.DataFrame, rules: Ruleset, session_length: int) -> pl.DataFrame:
+def resettle_hands(hands: pl.DataFrame, rules: Ruleset, session_length: int) -> pl.DataFrame:
+    """Logged hand rows (the log's columns, sorted by hand_id) settled under ``rules`` (checked by the caller)."""
     n = hands.height
     st = allocate_state(max(n, 1))
     params = engine_params(rules, session_length=session_length)
     sc = scoring(rules)
     rows = hands.to_dicts()
     horse_counts = _dealer_horse_counts(rows, rules)
-    wins = []  # per winner: (table, index, concealed real, wilds, win tile, melds, flags, offset, round, winners)
+    wins = []  # per winner: (table, index, concealed real, wilds, win tile, melds, flags, offset, winners, held)
     for b, row in enumerate(rows):
         _fill_facts(st, params, b, row, horse_counts[b], rules)
         for i, seat in enumerate(row["winners"]):
@@ -116,10 +121,11 @@ def _resettle_hands(hands: pl.DataFrame, rules: Ruleset, session_length: int) ->
     flags = np.array([w[8] for w in wins], np.int64)
     offset = np.array([w[9] for w in wins], np.int64)
     discard_winners = np.array([w[10] for w in wins], np.int64)
+    held = np.array([w[11] for w in wins], np.int8).reshape(n_wins, 34)
     round_wind = np.array([rows[t]["round_wind"] for t in table], np.int64)
     found = np.zeros((n_wins, N_PATTERNS), np.int8)
     codes = rescore_and_settle(
-        st, params, sc, n, table, index, real, wilds, win_tile, meld_kind, meld_tile, n_melds, flags, offset,
+        st, params, sc, n, table, index, real, wilds, held, win_tile, meld_kind, meld_tile, n_melds, flags, offset,
         round_wind, discard_winners, found,
     )  # fmt: skip
     if n_wins and (codes < 0).any():
@@ -163,6 +169,7 @@ def _fill_facts(st, params, b, row, horse_count, rules) -> None:
     st.win_kong_from[b] = -1
     st.win_kong_from[b, : len(winners)] = row["kong_from_discard"]
     st.liable[b] = -1
+    st.followed[b] = row["followed_dealer"]
     for name in ("twelve_feeder", "twelve_turn", "limit_feeder", "limit_turn"):
         getattr(st, name)[b] = list(row[name])
     kongs = [k.split(":") for k in row["kongs"]]
@@ -216,7 +223,7 @@ def _win_inputs(b, i, seat, row):
     win_tile = parse_tiles(row["win_tiles"][i])[0]
     offset = (seat - row["dealer"]) % 4
     return (b, i, real.tolist(), wilds, win_tile, kinds, firsts, len(row["win_melds"][i]), flags, offset,
-            discard_winners)  # fmt: skip
+            discard_winners, counts.tolist())  # fmt: skip
 
 
 def _output(hands, st, n, table, index, codes, found) -> pl.DataFrame:

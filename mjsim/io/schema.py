@@ -51,8 +51,15 @@ COLUMNS: dict[str, tuple[pa.DataType, str]] = {
     "net_penalty": (_SEATS, "part of net from penalties (zero where the ruleset has none)"),
     "wilds": (pa.list_(pa.string()), "wild tile kinds of the hand (鬼牌/财神, C-J1); empty where none"),
     "horses": (pa.list_(pa.string()), "horse tiles 买马 in notation: dealer horses, or those the winner bought"),
-    "horse_seats": (pa.list_(pa.int8()), "absolute seat each horse points at (TDH-M3 / TDH-M5)"),
-    "horse_hits": (pa.int8(), "winner horses on the winner's seat (TDH-M5); 0 otherwise"),
+    "horse_seats": (
+        pa.list_(pa.int8()),
+        "absolute seat each horse points at (TDH-M3 / TDH-M5; counted from the winner under TDH-H10)",
+    ),
+    "horse_hits": (
+        pa.int8(),
+        "winner horses on the winner's seat (TDH-M5), or the one horse's rank, an honour 10 (爆炸马 TDH-H3); "
+        "0 otherwise",
+    ),
     "horse_pool": (pa.list_(pa.string()), "the back tiles horses are taken from, in order (for re-settlement)"),
     "kongs": (pa.list_(pa.string()), "kongs made, in order, as seat:kind:from (kind discard/added/concealed)"),
     "kong_from_discard": (
@@ -63,8 +70,13 @@ COLUMNS: dict[str, tuple[pa.DataType, str]] = {
     "twelve_turn": (_SEATS, "per seat: discard count when that happened (orders 包先不包后)"),
     "limit_feeder": (_SEATS, "per seat: who fed its 4th wind / 3rd dragon pung (JPH-S5 fact), -1 none"),
     "limit_turn": (_SEATS, "per seat: discard count when that happened"),
+    "followed_dealer": (
+        pa.bool_(),
+        "跟庄 fact (C-P7): the first discards of all four players, before any claim, were the kind of the "
+        "dealer's first discard; with follow_dealer = N the dealer pays each other player N (net_penalty)",
+    ),
     "turns": (pa.int16(), "discards made in the hand"),
-    "wall_left": (pa.int16(), "drawable tiles left when the hand ended"),
+    "wall_left": (pa.int16(), "drawable tiles left when the hand ended (the dead wall 留牌 not counted, C-W5)"),
 }
 
 

@@ -227,6 +227,24 @@ _entries += [
         "C-X2 JPH-P6 TDH-P5 XZ-P7 SHT-P7",
         "who deals after a drawn hand: same dealer or the 下家",
     ),
+    _int(
+        "dead_wall",
+        0,
+        40,
+        0,
+        "C-W5 JPH-H2 TDH-H11",
+        "留牌: the hand is drawn when only this many drawable tiles remain (kong replacements count as draws; "
+        "horse and indicator tiles are apart)",
+    ),
+    _int(
+        "follow_dealer",
+        0,
+        100,
+        0,
+        "C-P7 JPH-H2 TDH-H11",
+        "跟庄: when the first discards of all four players, before any claim, are the kind of the dealer's "
+        "first discard, the dealer pays each other player this many units (penalty money; 0 = off)",
+    ),
     _int("min_fan", 0, 13, 0, "JPH-P4", "起胡: minimum fan to win (after bonuses, before the cap)"),
     _o("cap", "cap", None, "JPH-F4 XZ-F3", "封顶: largest fan of an ordinary hand; none = no cap", lo=0, hi=FAN_MAX),
 ]
@@ -262,6 +280,14 @@ _entries += [
     _bool("liability_twelve_tiles", True, "JPH-S4", "十二张落地包自摸: feeding a fourth exposed set makes liable"),
     _bool("liability_limit_hands", True, "JPH-S5", "包自摸 for feeding the fourth wind / third dragon pung"),
     _bool("liability_first_only", True, "JPH-S4", "包先不包后: a player is liable for the first one only"),
+    _choice(
+        "nine_gates_wait",
+        ("pure", "shape"),
+        "pure",
+        "JPH-F2 JPH-H1",
+        "九莲宝灯: the 13 concealed tiles before the win are 1112345678999 of one suit (pure, the seed), "
+        "or the final 14 tiles alone have the shape (shape)",
+    ),
 ]
 
 _section = "tuidaohu value, kongs, horses, wilds (TDH-*)"
@@ -286,9 +312,39 @@ _entries += [
         "地胡: non-dealer self-draw on first draw with no claim before, or win on the dealer's first discard",
     ),
     _int("no_ghost_multiplier", 1, 10, 2, "TDH-V4", "× for a win with no ghost tile (无鬼)"),
-    _int("kong_flower_multiplier", 1, 10, 2, "TDH-V4", "× for a win on a kong replacement (杠开)"),
+    _int(
+        "kong_flower_multiplier",
+        1,
+        10,
+        1,
+        "TDH-V4 TDH-H5",
+        "× the hand value of a win on a kong replacement (杠开加倍; [G] 2, [Q][D] 1 = off)",
+    ),
+    _int("robbed_kong_multiplier", 1, 10, 1, "TDH-H5", "× the hand value of a win robbing a kong (抢杠加倍; 1 = off)"),
+    _int(
+        "seven_pairs_multiplier",
+        1,
+        10,
+        1,
+        "TDH-H4",
+        "七对加倍 [G]: × the hand value of a seven-pairs win under ghost multipliers (1 = off; [Q][D] seven pairs "
+        "is a big hand instead)",
+    ),
+    _bool(
+        "ghost_as_itself_counts_as_no_ghost",
+        False,
+        "TDH-H7 C-J2",
+        "鬼牌归位算无鬼: a win whose ghosts can all stand for their own face value counts as 无鬼",
+    ),
     _bool("full_ghosts", False, "TDH-V4", "holding all four ghosts is an instant win (满鬼)"),
     _int("full_ghosts_value", 1, 100, 6, "TDH-V4", "units per payer of a full-ghosts win"),
+    _bool("full_ghosts_horses", True, "TDH-H8 TDH-M5", "a full-ghosts (满鬼) win takes winner horses"),
+    _bool(
+        "orphans_rob_concealed_kong",
+        False,
+        "TDH-H9 C-P4",
+        "十三幺抢暗杠: a thirteen-orphans hand may rob a concealed kong (paid as a robbed kong, TDH-S1)",
+    ),
     _int(
         "kong_pay_discard", 0, 100, 0, "TDH-K1 XZ-M3", "exposed kong from a discard: the discarder pays (TDH 3, XZ 2)"
     ),
@@ -334,13 +390,58 @@ _entries += [
     _int("winner_horses_with_ghost", 0, 8, 4, "TDH-M5", "winner horses when the winning hand holds a ghost"),
     _int("winner_horses_without_ghost", 0, 8, 6, "TDH-M5", "winner horses when it holds none"),
     _int("horse_reserve", 0, 8, 6, "TDH-M5", "tiles reserved at the back of the wall for winner horses"),
+    # TDH-H1 马跟杠 is two switches, not one choice: a ruleset has dealer horses or winner horses, and the
+    # seeds' readings differ between them (dealer horses mirror kongs, winner horses do not)
+    _bool(
+        "horses_on_kongs",
+        True,
+        "TDH-H1 TDH-M4",
+        "马跟杠, dealer horses: a horse also mirrors the kong money its seat received and paid",
+    ),
+    _bool(
+        "winner_horses_on_kongs",
+        False,
+        "TDH-H1 TDH-M5",
+        "马跟杠, winner horses: each hit also pays once more the kong money each payer paid the winner",
+    ),
+    _choice(
+        "winner_horse_value",
+        ("hand", "base"),
+        "hand",
+        "TDH-H2 TDH-M5",
+        "马跟底分: each winner-horse hit pays what the payer paid for the win (hand) or that with the hand "
+        "value read as 1 unit (base)",
+    ),
+    _choice(
+        "winner_horse_scheme",
+        ("count", "one_horse"),
+        "count",
+        "TDH-H3 TDH-M5",
+        "winner horses: count those on the winner's seat (count), or 爆炸马: one horse, its rank the hits "
+        "(one_horse; an honour counts 10)",
+    ),
+    _choice(
+        "winner_horses_from",
+        ("dealer", "winner"),
+        "dealer",
+        "TDH-H10 TDH-M5",
+        "winner horses point at seats counted from the dealer or from the winner",
+    ),
+    _choice(
+        "horse_settlement",
+        ("transfers", "net"),
+        "transfers",
+        "TDH-M4 TDH-H11",
+        "dealer horses mirror each transfer of the horse's seat (transfers), or its net result spread over "
+        "its counterparties in proportion (net: a seat that broke even moves nothing)",
+    ),
     _choice(
         "wild_scheme",
-        ("none", "fixed", "flip_next", "flip_two_kinds"),
+        ("none", "fixed", "flip_next", "flip_two", "flip_two_kinds"),
         "none",
-        "C-J1 TDH-G1 SHT-P3",
-        "wild tiles: none; fixed (wild_tile); flip_next (turned tile's successor, TDH-G1); "
-        "flip_two_kinds (two turned tiles each name a 财神 kind, SHT-P3)",
+        "C-J1 TDH-G1 TDH-H6 SHT-P3",
+        "wild tiles: none; fixed (wild_tile); flip_next (turned tile's successor, TDH-G1); flip_two (双鬼: the "
+        "successors of two turned tiles, TDH-H6); flip_two_kinds (two turned tiles each name a 财神 kind, SHT-P3)",
     ),
     _o("wild_tile", "tile", "5z", "TDH-G1", "the wild kind when wild_scheme = fixed (default 白板)"),
 ]

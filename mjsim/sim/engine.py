@@ -89,8 +89,9 @@ def new_work():
 
 
 @njit(cache=True, inline="always")
-def _drawable(st, b):
-    return st.back[b] - st.front[b] + 1
+def _drawable(st, p, b):
+    """Tiles a player may still draw: the wall between front and back, less the C-W5 dead wall 留牌."""
+    return st.back[b] - st.front[b] + 1 - p.dead_wall
 
 
 @njit(cache=True, inline="always")
@@ -138,7 +139,7 @@ def _score(st, p, sc, b, s, counts, win_tile, flags, discard_winners, found, wor
                 real[kind] = 0
     scratch = work.totals
     return score_win(
-        p.family, p.forms, p.quads_as_two_pairs, sc, real, wilds, win_tile, st.meld_kind[b, s], st.meld_tile[b, s], st.n_melds[b, s], flags,
+        p.family, p.forms, p.quads_as_two_pairs, sc, real, wilds, counts, win_tile, st.meld_kind[b, s], st.meld_tile[b, s], st.n_melds[b, s], flags,
         (s - st.dealer[b]) % 4, st.round_wind[b], discard_winners, found, scratch,
     )  # fmt: skip
 
@@ -232,6 +233,9 @@ def _deal(st, p, b):
     st.pung_blocked[b] = 0
     st.twelve_feeder[b] = -1
     st.limit_feeder[b] = -1
+    st.follow_kind[b] = -1
+    st.followed[b] = False
+    st.rob_concealed[b] = False
     st.win_kong_from[b] = -1
     st.responses[b] = -1
     st.could_win[b] = False
@@ -269,17 +273,21 @@ def next_in_sequence(tile):
 
 @njit(cache=True)
 def _set_wilds(st, p, b):
-    """C-J1 wild kinds: fixed (TDH-G1 default 白板) or the kind after a tile turned from the back (flip)."""
+    """C-J1 wild kinds: fixed (TDH-G1 default 白板) or the kind after a tile turned from the back (flip; two
+    tiles under TDH-H6)."""
     st.wild[b, 0] = -1
     st.wild[b, 1] = -1
     st.turned[b] = -1
     if p.wild_scheme == 1:
         st.wild[b, 0] = p.wild_tile
-    elif p.wild_scheme == 2:
-        turned = st.wall[b, st.back[b]]  # out of play from now on (C-W3)
-        st.back[b] -= 1
-        st.turned[b] = turned
-        st.wild[b, 0] = next_in_sequence(turned)
+    elif p.wild_scheme == 2 or p.wild_scheme == 3:  # TDH-G1 one turned tile; TDH-H6 双鬼 two
+        for k in range(1 if p.wild_scheme == 2 else 2):
+            turned = st.wall[b, st.back[b]]  # out of play from now on (C-W3)
+            st.back[b] -= 1
+            st.turned[b, k] = turned
+            kind = next_in_sequence(turned)
+            if k == 0 or kind != st.wild[b, 0]:  # equal successors give one ghost kind
+                st.wild[b, k] = kind
 
 
 @njit(cache=True)
@@ -420,7 +428,7 @@ def _finish(st, p, b, out):
     out.round_wind[r] = st.round_wind[b]
     out.streak[r] = st.streak[b]
     out.turns[r] = st.turns[b]
-    out.wall_left[r] = _drawable(st, b)
+    out.wall_left[r] = _drawable(st, p, b)
     out.n_winners[r] = st.n_winners[b]
     out.winners[r] = st.winners[b]
     out.win_kind[r] = st.win_kind[b]
@@ -443,6 +451,7 @@ def _finish(st, p, b, out):
     out.twelve_turn[r] = st.twelve_turn[b]
     out.limit_feeder[r] = st.limit_feeder[b]
     out.limit_turn[r] = st.limit_turn[b]
+    out.followed_dealer[r] = st.followed[b]
     out.n_kongs[r] = st.n_kongs[b]
     out.kong_seat[r] = st.kong_seat[b]
     out.kong_kind[r] = st.kong_kind[b]
@@ -462,7 +471,7 @@ def _finish(st, p, b, out):
 def _draw(st, p, b):
     """C-P1 draw (kong replacements from the back, C-W3); an empty wall ends the hand (C-W4)."""
     s = st.actor[b]
-    if _drawable(st, b) <= 0:
+    if _drawable(st, p, b) <= 0:
         _trace(st, p, b, s, TRACE_EXHAUSTED, 0)
         st.phase[b] = PH_END
         return
@@ -481,9 +490,9 @@ def _draw(st, p, b):
 
 
 @njit(cache=True, inline="always")
-def _turn_flags(st, b, s):
+def _turn_flags(st, p, b, s):
     flags = 0
-    if _drawable(st, b) == 0:
+    if _drawable(st, p, b) == 0:
         flags |= LAST_TILE
     if _first_turn_self_draw(st, b, s):
         flags |= FIRST_TURN
@@ -496,7 +505,7 @@ def _turn_legal(st, p, sc, b, legal, work):
     s = st.actor[b]
     hand = st.hands[b, s]
     drew = st.target[b] >= 0
-    can_kong = drew and _drawable(st, b) > 0
+    can_kong = drew and _drawable(st, p, b) > 0
     wild_a, wild_b = st.wild[b, 0], st.wild[b, 1]
     for t in range(34):
         if hand[t] > 0:
@@ -509,7 +518,7 @@ def _turn_legal(st, p, sc, b, legal, work):
             if st.meld_kind[b, s, m] == MELD_PUNG and hand[t] >= 1:
                 legal[AKONG + t] = True
     if drew:
-        flags = SELF_DRAW | _turn_flags(st, b, s)
+        flags = SELF_DRAW | _turn_flags(st, p, b, s)
         if st.replacement[b] > 0:
             flags |= KONG_REPLACEMENT
         if _win_fan(st, p, sc, b, s, hand, st.target[b], flags, work) >= 0:
@@ -555,22 +564,74 @@ def _complete_added_kong(st, p, b, s, t):
 
 
 @njit(cache=True)
+def _complete_concealed_kong(st, p, b, s, t):
+    _add_meld(st, b, s, MELD_CKONG, t, -1)
+    _log_kong(st, b, s, KONG_CONCEALED, -1)
+    st.replacement[b] = KONG_CONCEALED
+    st.replacement_from[b] = -1
+    st.phase[b] = PH_DRAW
+
+
+@njit(cache=True, inline="always")
+def _is_orphan(t):
+    return t >= 27 or t % 9 == 0 or t % 9 == 8
+
+
+@njit(cache=True)
+def _thirteen_orphans(st, b, counts):
+    """TDH-H9: ``counts`` (a concealed hand plus the robbed tile) is 十三幺, wild tiles filling gaps (C-J1)."""
+    wilds = 0
+    kinds = 0
+    doubled = 0
+    n = 0
+    for t in range(34):
+        c = counts[t]
+        n += c
+        if c == 0:
+            continue
+        if _is_wild(st, b, t):
+            wilds += c
+        elif not _is_orphan(t) or c > 2:
+            return False
+        else:
+            kinds += 1
+            doubled += c == 2
+    return n == 14 and doubled <= 1 and (13 - kinds) + (1 if doubled == 0 else 0) <= wilds
+
+
+@njit(cache=True)
+def _track_follow(st, b, s, t):
+    """C-P7 跟庄 fact: the dealer's first discard, then the three others' first discards in turn, all one kind
+    and no claim between (a claim sets ``follow_kind`` to -1)."""
+    k = st.turns[b]  # discards made before this one
+    if k == 0:
+        st.follow_kind[b] = t if s == st.dealer[b] else -1
+    elif k <= 3 and st.follow_kind[b] >= 0:
+        if s != (st.dealer[b] + k) % 4 or t != st.follow_kind[b]:
+            st.follow_kind[b] = -1
+        elif k == 3:
+            st.followed[b] = True
+
+
+@njit(cache=True)
 def _apply_turn(st, p, sc, b, action, work):
     s = st.actor[b]
     if action == WIN:
         kind = WIN_KONG_REPLACEMENT if st.replacement[b] > 0 else WIN_SELF_DRAW
         _trace(st, p, b, s, WIN, st.target[b])
-        _record_win(st, p, sc, b, s, kind, st.hands[b, s], st.target[b], -1, 1, _turn_flags(st, b, s), work)
+        _record_win(st, p, sc, b, s, kind, st.hands[b, s], st.target[b], -1, 1, _turn_flags(st, p, b, s), work)
         st.phase[b] = PH_END
     elif action >= CKONG and action < AKONG:
         t = action - CKONG
         _trace(st, p, b, s, action, t)
-        st.hands[b, s, t] -= 4
-        _add_meld(st, b, s, MELD_CKONG, t, -1)
-        _log_kong(st, b, s, KONG_CONCEALED, -1)
-        st.replacement[b] = KONG_CONCEALED
-        st.replacement_from[b] = -1
-        st.phase[b] = PH_DRAW
+        if p.orphans_rob_concealed_kong and _is_orphan(t):  # TDH-H9: a 十三幺 may rob it first
+            st.hands[b, s, t] -= 1  # the fourth tile is in flight, as for an added kong
+            st.target[b] = t
+            st.rob_concealed[b] = True
+            st.phase[b] = PH_ROB
+        else:
+            st.hands[b, s, t] -= 4
+            _complete_concealed_kong(st, p, b, s, t)
     elif action >= AKONG and action < WIN:
         t = action - AKONG
         _trace(st, p, b, s, action, t)
@@ -583,6 +644,7 @@ def _apply_turn(st, p, sc, b, action, work):
     else:
         t = action - DISCARD
         _trace(st, p, b, s, action, t)
+        _track_follow(st, b, s, t)
         st.hands[b, s, t] -= 1
         st.discards[b, s, t] += 1
         st.discarded[b, s] += 1
@@ -614,6 +676,8 @@ def _answer_legal(st, p, sc, b, s, legal, work):
     counts[t] += 1
     if st.phase[b] == PH_ROB:
         own_discard = (st.discarded_kinds[b, s] >> t) & 1
+        if st.rob_concealed[b] and not _thirteen_orphans(st, b, counts):
+            return any_option  # TDH-H9: only 十三幺 robs a concealed kong
         if p.rob_own_discard or own_discard == 0:  # TDH-S1 option
             if _win_fan(st, p, sc, b, s, counts, t, ROBBED_KONG, work) >= 0:
                 legal[WIN] = True
@@ -631,13 +695,13 @@ def _answer_legal(st, p, sc, b, s, legal, work):
             elif p.missed_win == 2:
                 blocked = st.missed_any[b, s]  # TDH-P3
             elif p.missed_win == 3:
-                blocked = st.missed_fan[b, s] >= 0 and fan <= st.missed_fan[b, s] and _drawable(st, b) >= 4
+                blocked = st.missed_fan[b, s] >= 0 and fan <= st.missed_fan[b, s] and _drawable(st, p, b) >= 4
             if not blocked:
                 legal[WIN] = True
                 st.could_win[b, s] = True
                 st.answer_fan[b, s] = fan
                 any_option = True
-    if _drawable(st, b) > 0 and not _is_wild(st, b, t):  # a claim needs a discard to follow; C-J1: no wild claims
+    if _drawable(st, p, b) > 0 and not _is_wild(st, b, t):  # a claim needs a discard to follow; C-J1: no wild claims
         if hand[t] >= 2 and ((st.pung_blocked[b, s] >> t) & 1) == 0:
             legal[PUNG] = True
             st.could_pung[b, s] = True
@@ -694,6 +758,7 @@ def _claim(st, p, b, s, action):
     _trace(st, p, b, s, action, t)
     st.discards[b, d, t] -= 1  # the tile leaves the river for the meld
     _reset_missed(st, b, s)  # JPH-P3: a claim is 动牌
+    st.follow_kind[b] = -1  # C-P7: a claim ends the 跟庄 chance
     if action == PUNG:
         st.hands[b, s, t] -= 2
         _add_meld(st, b, s, MELD_PUNG, t, d)
@@ -767,7 +832,12 @@ def _resolve(st, p, sc, b, work):
         return
     if robbing:
         st.responses[b] = -1
-        _complete_added_kong(st, p, b, d, t)
+        if st.rob_concealed[b]:
+            st.rob_concealed[b] = False
+            st.hands[b, d, t] -= 3
+            _complete_concealed_kong(st, p, b, d, t)
+        else:
+            _complete_added_kong(st, p, b, d, t)
         return
     claimer = -1
     claim = PASS
@@ -834,7 +904,7 @@ def observe(st, p, rows, row_table, row_seat, obs):
                 o_exposed[row, r, t] = e
                 o_discards[row, r, t] = d
                 o_visible[row, t] += e + d
-        o_wall[row] = back[b] - front[b] + 1
+        o_wall[row] = back[b] - front[b] + 1 - p.dead_wall
         o_offset[row] = (s - dealer[b]) % 4
         o_round[row] = round_wind[b]
         decision = TURN if phase[b] == PH_TURN else (ROB if phase[b] == PH_ROB else RESPONSE)
@@ -972,5 +1042,6 @@ def tile_balance(st, b, counts):
         counts[st.target[b]] += 1
     for k in range(st.n_reserved[b]):
         counts[st.horse_tiles[b, k]] += 1
-    if st.turned[b] >= 0:
-        counts[st.turned[b]] += 1
+    for k in range(2):
+        if st.turned[b, k] >= 0:
+            counts[st.turned[b, k]] += 1

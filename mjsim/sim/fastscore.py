@@ -106,6 +106,7 @@ class ScoreParams(NamedTuple):
     seven_pairs: bool  # seven pairs is a winning shape (not in JPH-P5; a house option)
     seven_pairs_quads: bool  # C-P5: four equal tiles are two pairs
     max_suits: int  # XZ-P2 option: most suits in a winning hand
+    nine_gates_pure: bool  # JPH-F2 nine_gates_wait = pure: the 13 tiles before the win are 1112345678999
 
 
 def score_params(ruleset) -> ScoreParams:
@@ -123,7 +124,7 @@ def score_params(ruleset) -> ScoreParams:
         ordinary, limit, bonus, -1 if ruleset.cap is None else ruleset.cap, ruleset.min_fan,
         ruleset.kong_flower == "plus_one", ruleset.robbed_kong_bonus == "as_kong_flower", ruleset.triple_win_raise,
         "thirteen_orphans" in ruleset.win_forms, "seven_pairs" in ruleset.win_forms, ruleset.seven_pairs_quads,
-        ruleset.max_suits,
+        ruleset.max_suits, ruleset.nine_gates_wait == "pure",
     )  # fmt: skip
 
 
@@ -356,11 +357,11 @@ def _score_reading(has, honour_sets, claimed, flags, discard_winners, params, fo
 
 @njit(cache=True)
 def score_jipinghu(
-    concealed, meld_kind, meld_tile, n_melds, flags, seat_offset, round_wind, discard_winners, params, found
+    concealed, win_tile, meld_kind, meld_tile, n_melds, flags, seat_offset, round_wind, discard_winners, params, found
 ):
     """Fan of a win under JPH-F/JPH-S, or NOT_A_WIN / BELOW_MIN_FAN.
 
-    ``concealed``: the winner's concealed counts incl. the winning tile; melds
+    ``concealed``: the winner's concealed counts incl. the winning tile ``win_tile``; melds
     as kind/tile arrays.  ``found`` (int8, N_PATTERNS) receives the count of
     each pattern id the reference scorer would list.
 
@@ -448,6 +449,9 @@ def score_jipinghu(
                 nine = False
             extra += concealed[base + r] - need
         nine = nine and extra == 1
+        if nine and params.nine_gates_pure:  # JPH-F2: the extra tile of 1112345678999 is the one won on
+            rank = win_tile - base
+            nine = 0 <= rank < 9 and concealed[win_tile] - (3 if (rank == 0 or rank == 8) else 1) == 1
 
     self_draw = (flags & SELF_DRAW) != 0
     robbed = (flags & ROBBED_KONG) != 0

@@ -32,6 +32,7 @@ from mjsim.sim.fastscore import (
     I_KONG_FLOWER,
     I_LITTLE_WINDS,
     I_NO_GHOST,
+    I_ROBBED_KONG,
     I_SEVEN_PAIRS,
     I_SMALL_HAND,
     I_THIRTEEN_ORPHANS,
@@ -63,6 +64,9 @@ class TdhParams(NamedTuple):
     earthly_first_self_draw: bool  # TDH-V2 interpretation; else a win on the dealer's first discard
     no_ghost_multiplier: int
     kong_flower_multiplier: int
+    robbed_kong_multiplier: int  # TDH-H5
+    seven_pairs_multiplier: int  # TDH-H4
+    ghost_as_itself: bool  # TDH-H7: face-value readings of the ghosts count as 无鬼
     full_ghosts: bool
     full_ghosts_value: int
     forms: int  # shanten/win form bits (1 standard, 2 seven pairs, 4 thirteen orphans, 8 distinct pairs)
@@ -78,7 +82,9 @@ def tdh_params(ruleset) -> TdhParams:
     return TdhParams(
         big, ruleset.hand_value == "ghost_multipliers", ruleset.small_hand_value, ruleset.big_hand_value,
         ruleset.self_draw_multiplier, ruleset.discard_multiplier, ruleset.earthly_rule == "first_self_draw",
-        ruleset.no_ghost_multiplier, ruleset.kong_flower_multiplier, ruleset.full_ghosts, ruleset.full_ghosts_value,
+        ruleset.no_ghost_multiplier, ruleset.kong_flower_multiplier, ruleset.robbed_kong_multiplier,
+        ruleset.seven_pairs_multiplier, ruleset.ghost_as_itself_counts_as_no_ghost, ruleset.full_ghosts,
+        ruleset.full_ghosts_value,
         forms, ruleset.seven_pairs_quads, ruleset.max_suits,
     )  # fmt: skip
 
@@ -97,33 +103,56 @@ def _reading_bigs(reading_has, params, found):
 
 @njit(cache=True)
 def score_tuidaohu(
-    concealed, wilds, win_tile, meld_kind, meld_tile, n_melds, flags, seat_offset, params, tb, found, scratch
+    concealed, wilds, held, win_tile, meld_kind, meld_tile, n_melds, flags, seat_offset, params, tb, found, scratch
 ):
-    """Units of a win (TDH-V1..V4), or NOT_A_WIN; ``found`` receives the pattern ids.
+    """Units of a win (TDH-V1..V4, TDH-H4/H5/H7), or NOT_A_WIN; ``found`` receives the pattern ids.
 
     ``concealed``: real (non-wild) concealed tiles incl. the winning tile;
-    ``wilds``: wild tiles held; ``tb``: the hand tables (for wild wins).
+    ``wilds``: wild tiles held; ``held``: every concealed tile, the wilds at
+    their face value; ``tb``: the hand tables (for wild wins).
     """
     found[:] = 0
-    self_draw = (flags & SELF_DRAW) != 0
-    paid_as_self_draw = self_draw or (flags & ROBBED_KONG) != 0
-    multiplier = params.self_draw_multiplier if paid_as_self_draw else params.discard_multiplier
+    if wilds == 0:
+        return _score_real(concealed, win_tile, meld_kind, meld_tile, n_melds, flags, seat_offset, params, found,
+                           scratch)  # fmt: skip
     n_real = 0
     for t in range(34):
         n_real += concealed[t]
     full_ghosts = params.full_ghosts and wilds >= 4
-    if wilds > 0:
-        shape = is_win_counts(concealed, n_real, wilds, params.forms, params.quads_as_two_pairs, tb.suit_exact,
-                              tb.honour_exact, tb.suit_features, tb.honour_features)  # fmt: skip
-        if not shape and not full_ghosts:
-            return NOT_A_WIN
-        units = _ghost_units(params, wilds, flags, found) if shape else -1
-        if full_ghosts and params.full_ghosts_value * multiplier > units * multiplier:
-            found[:] = 0
-            found[I_FULL_GHOSTS] = 1
-            return params.full_ghosts_value
-        return units
+    shape = is_win_counts(concealed, n_real, wilds, params.forms, params.quads_as_two_pairs, tb.suit_exact,
+                          tb.honour_exact, tb.suit_features, tb.honour_features)  # fmt: skip
+    units = -1
+    if shape:
+        seven = (params.forms & 2) != 0 and is_win_counts(concealed, n_real, wilds, 2, params.quads_as_two_pairs,
+                                                           tb.suit_exact, tb.honour_exact, tb.suit_features,
+                                                           tb.honour_features)  # fmt: skip
+        if params.ghost_multipliers:
+            units = _ghost_units(params, wilds, flags, found, seven)
+        else:
+            found[I_SMALL_HAND] = 1
+            units = _multiplied(params, params.small_value, flags, found, False)
+    if params.ghost_as_itself:  # TDH-H7: the ghosts at face value are a reading too, one with no ghost
+        face = np.zeros(N_PATTERNS, np.int8)
+        face_units = _score_real(held, win_tile, meld_kind, meld_tile, n_melds, flags, seat_offset, params, face,
+                                 scratch)  # fmt: skip
+        if face_units > units or (face_units == units and face[I_SEVEN_PAIRS] > found[I_SEVEN_PAIRS]):
+            units = face_units
+            found[:] = face
+    if units < 0 and not full_ghosts:
+        return NOT_A_WIN
+    if full_ghosts and params.full_ghosts_value > units:  # 满鬼 when it is worth more (ties keep the shape)
+        found[:] = 0
+        found[I_FULL_GHOSTS] = 1
+        return params.full_ghosts_value
+    return units
 
+
+@njit(cache=True)
+def _score_real(concealed, win_tile, meld_kind, meld_tile, n_melds, flags, seat_offset, params, found, scratch):
+    """Units of a win with no wild tile among ``concealed``, or NOT_A_WIN (``found`` cleared first)."""
+    found[:] = 0
+    self_draw = (flags & SELF_DRAW) != 0
+    paid_as_self_draw = self_draw or (flags & ROBBED_KONG) != 0
     total = scratch
     meld_pungs = False
     meld_chows = False
@@ -163,7 +192,7 @@ def score_tuidaohu(
     if n_suits > params.max_suits:
         return NOT_A_WIN
     if params.ghost_multipliers:
-        return _ghost_units(params, 0, flags, found)
+        return _ghost_units(params, 0, flags, found, seven)
 
     first = (flags & FIRST_TURN) != 0
     common = np.zeros(N_PATTERNS, np.bool_)
@@ -219,18 +248,35 @@ def score_tuidaohu(
             best_units = units
             best_bigs = bigs
             found[:] = candidate
-    return best_units
+    return _multiplied(params, best_units, flags, found, False)  # the same factor on every reading
 
 
 @njit(cache=True)
-def _ghost_units(params, wilds, flags, found):
-    """TDH-V4: 1 unit x2 无鬼 x2 杠开."""
+def _ghost_units(params, wilds, flags, found, seven):
+    """TDH-V4: 1 unit x2 无鬼 x2 杠开 (x 七对加倍 TDH-H4, x 抢杠加倍 TDH-H5); ``seven``: a seven-pairs reading."""
     found[I_SMALL_HAND] = 1
     units = params.small_value
     if wilds == 0:
         found[I_NO_GHOST] = 1
         units *= params.no_ghost_multiplier
-    if (flags & KONG_REPLACEMENT) != 0:
+    return _multiplied(params, units, flags, found, seven)
+
+
+@njit(cache=True)
+def _multiplied(params, units, flags, found, seven):
+    """The hand's multipliers: TDH-H4 七对加倍 and TDH-V4 杠开 (ghost multipliers), TDH-H5 杠开加倍 ([Q][D],
+    listed only when on) and 抢杠加倍."""
+    if params.ghost_multipliers:
+        if seven and params.seven_pairs_multiplier > 1:
+            found[I_SEVEN_PAIRS] = 1
+            units *= params.seven_pairs_multiplier
+        if (flags & KONG_REPLACEMENT) != 0:
+            found[I_KONG_FLOWER] = 1
+            units *= params.kong_flower_multiplier
+    elif (flags & KONG_REPLACEMENT) != 0 and params.kong_flower_multiplier > 1:
         found[I_KONG_FLOWER] = 1
         units *= params.kong_flower_multiplier
+    if (flags & ROBBED_KONG) != 0 and params.robbed_kong_multiplier > 1:
+        found[I_ROBBED_KONG] = 1
+        units *= params.robbed_kong_multiplier
     return units

@@ -61,6 +61,7 @@ class HandRecords(NamedTuple):
     twelve_turn: np.ndarray  # int16 (R, 4)
     limit_feeder: np.ndarray  # int8 (R, 4)
     limit_turn: np.ndarray  # int16 (R, 4)
+    followed_dealer: np.ndarray  # bool (R,)
     n_kongs: np.ndarray  # int8 (R,)
     kong_seat: np.ndarray  # int8 (R, MAX_KONGS)
     kong_kind: np.ndarray  # int8 (R, MAX_KONGS)
@@ -103,6 +104,7 @@ def allocate_records(capacity: int) -> HandRecords:
         twelve_turn=np.zeros((r, 4), np.int16),
         limit_feeder=np.zeros((r, 4), np.int8),
         limit_turn=np.zeros((r, 4), np.int16),
+        followed_dealer=np.zeros(r, np.bool_),
         n_kongs=np.zeros(r, np.int8),
         kong_seat=np.zeros((r, MAX_KONGS), np.int8),
         kong_kind=np.zeros((r, MAX_KONGS), np.int8),
@@ -208,6 +210,7 @@ def rows_to_columns(records: HandRecords, n: int) -> dict[str, list | np.ndarray
     ]  # fmt: skip
     for name in ("twelve_feeder", "twelve_turn", "limit_feeder", "limit_turn"):
         cols[name] = getattr(records, name)[:n].astype(np.int64)
+    cols["followed_dealer"] = [bool(x) for x in records.followed_dealer[:n]]
     nets = records.nets[:n]
     cols["net"] = nets.sum(axis=1)
     for index, name in enumerate(("win", "kong", "horse", "liability", "penalty")):
@@ -310,6 +313,7 @@ def arrow_columns(records: HandRecords, n: int) -> dict[str, pa.Array]:
     cols["kong_from_discard"] = _ragged(pa.array(records.win_kong_from[r][per_winner]), n_winners)
     for name in ("twelve_feeder", "twelve_turn", "limit_feeder", "limit_turn"):
         cols[name] = _fixed(getattr(records, name)[r])
+    cols["followed_dealer"] = pa.array(records.followed_dealer[r])
     cols["turns"] = pa.array(records.turns[r])
     cols["wall_left"] = pa.array(records.wall_left[r])
     return cols

@@ -17,6 +17,7 @@ def rescore_and_settle(
     index,
     real,
     wilds,
+    held,
     win_tile,
     meld_kind,
     meld_tile,
@@ -34,11 +35,12 @@ def rescore_and_settle(
     scratch = np.empty(34, np.int64)
     for k in range(table.size):
         code = score_win(
-            p.family, p.forms, p.quads_as_two_pairs, sc, real[k], wilds[k], win_tile[k], meld_kind[k], meld_tile[k],
+            p.family, p.forms, p.quads_as_two_pairs, sc, real[k], wilds[k], held[k], win_tile[k], meld_kind[k], meld_tile[k],
             n_melds[k], flags[k], offset[k], round_wind[k], discard_winners[k], found[k], scratch,
         )  # fmt: skip
         codes[k] = code
         st.win_fan[table[k], index[k]] = max(code, 0)
+        st.win_patterns[table[k], index[k]] = found[k]  # settlement reads them (TDH-H8 满鬼 horses)
     for b in range(n_tables):
         settle(st, p, sc, b)
     return codes

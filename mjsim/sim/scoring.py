@@ -50,6 +50,7 @@ def score_win(
     sc,
     real,
     wilds,
+    held,
     win_tile,
     meld_kind,
     meld_tile,
@@ -62,7 +63,8 @@ def score_win(
     scratch,
 ):
     """Value of a win in the family's unit (fan, or 推倒胡 units), or a negative code (not a win / below
-    the minimum fan).  ``real``: concealed non-wild tiles incl. the winning tile; ``wilds``: wild tiles held."""
+    the minimum fan).  ``real``: concealed non-wild tiles incl. the winning tile; ``wilds``: wild tiles held;
+    ``held``: every concealed tile, wilds at face value (TDH-H7)."""
     if family == 0:
         if wilds > 0:
             return NOT_A_WIN  # the runner refuses wild tiles in 鸡平胡 rulesets
@@ -73,7 +75,7 @@ def score_win(
         if not is_win_counts(real, n, 0, forms, quads, tb.suit_exact, tb.honour_exact, tb.suit_features,
                              tb.honour_features):  # fmt: skip
             return NOT_A_WIN
-        return score_jipinghu(real, meld_kind, meld_tile, n_melds, flags, seat_offset, round_wind, discard_winners,
-                              sc.jph, found)  # fmt: skip
-    return score_tuidaohu(real, wilds, win_tile, meld_kind, meld_tile, n_melds, flags, seat_offset, sc.tdh,
+        return score_jipinghu(real, win_tile, meld_kind, meld_tile, n_melds, flags, seat_offset, round_wind,
+                              discard_winners, sc.jph, found)  # fmt: skip
+    return score_tuidaohu(real, wilds, held, win_tile, meld_kind, meld_tile, n_melds, flags, seat_offset, sc.tdh,
                           sc.tables, found, scratch)  # fmt: skip

@@ -11,7 +11,8 @@ import numpy as np
 from numba import njit
 
 from mjsim.sim.constants import KONG_ADDED, KONG_FROM_DISCARD, WIN_DISCARD, WIN_KONG_REPLACEMENT, WIN_ROBBED_KONG
-from mjsim.sim.state import C_HORSE, C_KONG, C_LIABILITY, C_WIN
+from mjsim.sim.fastscore import I_FULL_GHOSTS
+from mjsim.sim.state import C_HORSE, C_KONG, C_LIABILITY, C_PENALTY, C_WIN
 
 
 @njit(cache=True)
@@ -117,30 +118,49 @@ def settle_tuidaohu(st, p, tdh, b):
                 for payer in range(4):
                     if payer != w:
                         _pay(st, b, C_WIN, payer, w, share)
-        if p.horses == 2:
+        if p.horses == 2 and (p.full_ghosts_horses or st.win_patterns[b, i, I_FULL_GHOSTS] == 0):  # TDH-H8
             _winner_horses(st, p, b, w, i)
 
 
 @njit(cache=True)
+def horse_rank_hits(tile):
+    """TDH-H3 爆炸马: the hits of the one horse: its rank, an honour 10 (interpretation)."""
+    return 10 if tile >= 27 else tile % 9 + 1
+
+
+@njit(cache=True)
 def _winner_horses(st, p, b, w, i):
-    """TDH-M5: the winner buys 4 horses (a ghost in the hand) or 6; each payer pays value x (1 + hits)."""
+    """TDH-M5: the winner buys 4 horses (a ghost in the hand) or 6; each payer pays value x (1 + hits).
+
+    House options: TDH-H3 one horse whose rank is the hits; TDH-H10 seats counted from the winner; TDH-H2
+    each hit pays the payment with the hand value read as 1 unit; TDH-H1 hits also pay the kong money."""
     ghost = False
     for k in range(2):
         kind = st.wild[b, k]
         if kind >= 0 and st.win_hand[b, i, kind] > 0:
             ghost = True
     n = p.winner_horses_with_ghost if ghost else p.winner_horses_without_ghost
+    if p.winner_horse_one:
+        n = 1
     n = min(n, st.n_reserved[b])  # the tiles actually set aside
+    origin = w if p.winner_horses_from_winner else st.dealer[b]
     hits = 0
     for k in range(n):
-        seat = horse_seat(p, st.horse_tiles[b, k], st.dealer[b])
+        seat = horse_seat(p, st.horse_tiles[b, k], origin)
         st.horse_seats[b, k] = seat
-        if seat == w:
+        if p.winner_horse_one:
+            hits = horse_rank_hits(st.horse_tiles[b, k])
+        elif seat == w:
             hits += 1
     st.n_horses[b] = n
     st.horse_hits[b] = hits
+    units = np.int64(st.win_fan[b, i])
     for payer in range(4):
         paid = st.transfers[b, C_WIN, payer, w] + st.transfers[b, C_LIABILITY, payer, w]
+        if p.winner_horse_base and units > 0:
+            paid = paid // units  # the same payment of a 1-unit hand: multiplier and shares kept
+        if p.winner_horses_on_kongs:
+            paid += st.transfers[b, C_KONG, payer, w]
         if paid > 0 and hits > 0:
             _pay(st, b, C_HORSE, payer, w, paid * hits)
 
@@ -166,11 +186,17 @@ def settle_kongs(st, p, b):
 
 @njit(cache=True)
 def settle_dealer_horses(st, p, b):
-    """TDH-M4: per horse on seat h, the dealer wins what h wins and loses what h loses (win and kong money)."""
+    """TDH-M4: per horse on seat h, the dealer wins what h wins and loses what h loses (win and kong money;
+    TDH-H1 ``horses_on_kongs`` false: win money only; TDH-H11 ``horse_settlement`` net: see _net_horse)."""
     dealer = st.dealer[b]
     for k in range(st.n_horses[b]):
         h = st.horse_seats[b, k]
+        if p.horse_settlement_net:
+            _net_horse(st, p, b, dealer, h)
+            continue
         for c in (C_WIN, C_KONG, C_LIABILITY):
+            if c == C_KONG and not p.horses_on_kongs:
+                continue
             for other in range(4):
                 received = st.transfers[b, c, other, h]
                 if received > 0 and other != dealer:
@@ -181,16 +207,77 @@ def settle_dealer_horses(st, p, b):
 
 
 @njit(cache=True)
+def _net_horse(st, p, b, dealer, h):
+    """TDH-M4 ``horse_settlement = "net"`` (如果是平则不用计算输赢): the dealer receives or pays seat ``h``'s net
+    result of the hand (win, liability and, with ``horses_on_kongs``, kong money), split over the counterparties
+    on the winning side of it in proportion to their net transfer with ``h``.
+
+    The split is in whole points by largest remainder: each counterparty gets ``floor(net * flow / total)``,
+    and the points left go one each to the largest remainders, ties to the earlier seat in turn order from
+    ``h``.  The dealer's own share vanishes; a seat that broke even moves nothing."""
+    flow = np.zeros(4, np.int64)  # what each counterparty paid h, net
+    for c in (C_WIN, C_KONG, C_LIABILITY):
+        if c == C_KONG and not p.horses_on_kongs:
+            continue
+        for other in range(4):
+            if other != h:
+                flow[other] += st.transfers[b, c, other, h] - st.transfers[b, c, h, other]
+    net = flow.sum()
+    if net == 0:
+        return
+    sign = 1 if net > 0 else -1
+    amount = net * sign
+    weight = np.zeros(4, np.int64)
+    for other in range(4):
+        if other != h and flow[other] * sign > 0:
+            weight[other] = flow[other] * sign
+    total = weight.sum()
+    share = np.zeros(4, np.int64)
+    remainder = np.zeros(4, np.int64)
+    left = amount
+    for other in range(4):
+        share[other] = amount * weight[other] // total
+        remainder[other] = amount * weight[other] % total
+        left -= share[other]
+    for _ in range(left):  # at most three points, one per counterparty
+        best = -1
+        for r in range(1, 4):
+            other = (h + r) % 4
+            if weight[other] > 0 and (best < 0 or remainder[other] > remainder[best]):
+                best = other
+        share[best] += 1
+        remainder[best] = -1
+    for other in range(4):
+        if share[other] > 0 and other != dealer:
+            if sign > 0:
+                _pay(st, b, C_HORSE, other, dealer, share[other])
+            else:
+                _pay(st, b, C_HORSE, dealer, other, share[other])
+
+
+@njit(cache=True)
+def settle_follow_dealer(st, p, b):
+    """C-P7 跟庄: the dealer pays each other player ``follow_dealer`` units when the logged fact says the
+    first four discards, before any claim, were one kind; whatever the hand's result."""
+    if p.follow_dealer > 0 and st.followed[b]:
+        dealer = st.dealer[b]
+        for other in range(4):
+            if other != dealer:
+                _pay(st, b, C_PENALTY, dealer, other, np.int64(p.follow_dealer))
+
+
+@njit(cache=True)
 def settle(st, p, sc, b):
     """Dispatch on the ruleset family (the only place the family selects settlement code)."""
     st.transfers[b] = 0
+    settle_kongs(st, p, b)  # first: winner horses may multiply kong money (TDH-H1)
     if p.family == 0:
         if st.n_winners[b] > 0:  # an exhaustive draw settles nothing in jipinghu
             settle_jipinghu(st, p, b)
     else:
         if st.n_winners[b] > 0:
             settle_tuidaohu(st, p, sc.tdh, b)
-    settle_kongs(st, p, b)
     if p.horses == 1:
         # horse transfers mirror the win and kong transfers made so far, so they are computed last
         settle_dealer_horses(st, p, b)
+    settle_follow_dealer(st, p, b)

@@ -90,6 +90,10 @@ class State(structref.StructRefProxy):
         ``twelve_turn``: int16 (B, 4): the discard count when that happened (orders 包先不包后)
         ``limit_feeder``: int8 (B, 4): seat that fed the 4th wind / 3rd dragon pung (JPH-S5 fact), -1
         ``limit_turn``: int16 (B, 4)
+        ``follow_kind``: int8 (B,): C-P7 the dealer's first discard while every discard so far, before any
+            claim, is of its kind; -1 once broken (or before the first discard)
+        ``followed``: bool (B,): C-P7 fact: the first discards of all four players, before any claim, were one kind
+        ``rob_concealed``: bool (B,): the kong answered in PH_ROB is concealed (TDH-H9 十三幺抢暗杠)
         ``responses``: int16 (B, 4): answers collected this step, -1 none
         ``could_win``: bool (B, 4): WIN was legal for the seat in the pending answer
         ``could_pung``: bool (B, 4)
@@ -119,7 +123,7 @@ class State(structref.StructRefProxy):
         ``hand_id``: int64 (B,)
         ``seed``: uint64 (B,)
         ``wild``: int8 (B, 2): wild tile kinds of the hand (TDH-G1, SHT-P3), -1 none
-        ``turned``: int8 (B,): the tile turned up to name the wild kind (TDH-G1 flip), -1 none
+        ``turned``: int8 (B, 2): the tiles turned up to name the wild kinds (TDH-G1 flip, TDH-H6), -1 none
         ``n_reserved``: int8 (B,): horse tiles set aside at the back (never drawn)
         ``horse_pool``: int8 (B, MAX_HORSES): the back tiles horses are taken from, in order (logged for re-settlement)
         ``horse_count``: int8 (B,): dealer horses for this hand (TDH-M2), carried through the session
@@ -171,6 +175,9 @@ STATE_FIELDS = (
     "twelve_turn",
     "limit_feeder",
     "limit_turn",
+    "follow_kind",
+    "followed",
+    "rob_concealed",
     "responses",
     "could_win",
     "could_pung",
@@ -255,6 +262,9 @@ def allocate_state(tables: int) -> State:
         twelve_turn=np.zeros((b, 4), np.int16),
         limit_feeder=np.zeros((b, 4), np.int8),
         limit_turn=np.zeros((b, 4), np.int16),
+        follow_kind=np.full(b, -1, np.int8),
+        followed=np.zeros(b, np.bool_),
+        rob_concealed=np.zeros(b, np.bool_),
         responses=np.zeros((b, 4), np.int16),
         could_win=np.zeros((b, 4), np.bool_),
         could_pung=np.zeros((b, 4), np.bool_),
@@ -282,7 +292,7 @@ def allocate_state(tables: int) -> State:
         hand_id=np.zeros(b, np.int64),
         seed=np.zeros(b, np.uint64),
         wild=np.full((b, 2), -1, np.int8),
-        turned=np.full(b, -1, np.int8),
+        turned=np.full((b, 2), -1, np.int8),
         n_reserved=np.zeros(b, np.int8),
         horse_pool=np.zeros((b, MAX_HORSES), np.int8),
         horse_count=np.zeros(b, np.int8),
@@ -303,9 +313,13 @@ class EngineParams(NamedTuple):
 
     wall_tiles: np.ndarray  # int8 (wall_size,): the tile set's tiles (C-T4), shuffled per hand
     family: int  # 0 jipinghu, 1 tuidaohu (scoring and settlement module), see observation.FAMILY_IDS
-    wild_scheme: int  # 0 none, 1 fixed, 2 flip_next (TDH-G1), 3 flip_two_kinds (SHT-P3)
+    wild_scheme: int  # 0 none, 1 fixed, 2 flip_next (TDH-G1), 3 flip_two (TDH-H6), 4 flip_two_kinds (SHT-P3)
     wild_tile: int  # the fixed wild kind
     full_ghosts: bool  # TDH-V4 满鬼: four wilds held is a win
+    full_ghosts_horses: bool  # TDH-H8: a 满鬼 win takes winner horses
+    orphans_rob_concealed_kong: bool  # TDH-H9
+    dead_wall: int  # C-W5 留牌: drawable tiles kept back
+    follow_dealer: int  # C-P7 跟庄 units, 0 off
     kong_pay_discard: int  # TDH-K1 / XZ-M3 amounts
     kong_pay_added: int
     kong_pay_concealed: int
@@ -318,6 +332,12 @@ class EngineParams(NamedTuple):
     winner_horses_with_ghost: int
     winner_horses_without_ghost: int
     horse_reserve: int
+    horses_on_kongs: bool  # TDH-H1: dealer horses mirror kong money
+    winner_horses_on_kongs: bool  # TDH-H1: winner horse hits pay kong money too
+    winner_horse_base: bool  # TDH-H2: a hit pays the payment of a 1-unit hand
+    winner_horse_one: bool  # TDH-H3 爆炸马
+    winner_horses_from_winner: bool  # TDH-H10
+    horse_settlement_net: bool  # TDH-M4 / TDH-H11 net
     hand_size: int  # 13 (C-W2)
     forms: int  # bits: 1 standard, 2 seven pairs, 4 thirteen orphans, 8 distinct pairs only
     quads_as_two_pairs: bool
@@ -344,7 +364,7 @@ class EngineParams(NamedTuple):
     replay: bool  # one hand at a time: record its turn-by-turn trace and stop when it ends
 
 
-WILD_SCHEMES = ("none", "fixed", "flip_next", "flip_two_kinds")
+WILD_SCHEMES = ("none", "fixed", "flip_next", "flip_two", "flip_two_kinds")
 HORSE_MODES = ("none", "dealer", "winner")
 HORSE_MAPPINGS = ("dealer_offset", "ghost_edition")
 MISSED_WIN_MODES = ("none", "same_kind_until_move", "any_discard_until_draw", "until_draw_unless_more_fan")
@@ -361,6 +381,10 @@ def engine_params(ruleset, *, session_length=1, first_dealer=-1, first_round_win
         wild_scheme=WILD_SCHEMES.index(ruleset.wild_scheme),
         wild_tile=parse_tiles(ruleset.wild_tile)[0],
         full_ghosts=ruleset.full_ghosts,
+        full_ghosts_horses=ruleset.full_ghosts_horses,
+        orphans_rob_concealed_kong=ruleset.orphans_rob_concealed_kong,
+        dead_wall=ruleset.dead_wall,
+        follow_dealer=ruleset.follow_dealer,
         kong_pay_discard=ruleset.kong_pay_discard,
         kong_pay_added=ruleset.kong_pay_added,
         kong_pay_concealed=ruleset.kong_pay_concealed,
@@ -373,6 +397,12 @@ def engine_params(ruleset, *, session_length=1, first_dealer=-1, first_round_win
         winner_horses_with_ghost=ruleset.winner_horses_with_ghost,
         winner_horses_without_ghost=ruleset.winner_horses_without_ghost,
         horse_reserve=ruleset.horse_reserve,
+        horses_on_kongs=ruleset.horses_on_kongs,
+        winner_horses_on_kongs=ruleset.winner_horses_on_kongs,
+        winner_horse_base=ruleset.winner_horse_value == "base",
+        winner_horse_one=ruleset.winner_horse_scheme == "one_horse",
+        winner_horses_from_winner=ruleset.winner_horses_from == "winner",
+        horse_settlement_net=ruleset.horse_settlement == "net",
         hand_size=ruleset.hand_size,
         forms=forms,
         quads_as_two_pairs=ruleset.seven_pairs_quads,

@@ -58,6 +58,7 @@ class Hand:
     wild_kinds: tuple[int, ...]
     melds: tuple[Meld, ...]
     win_tile: int
+    wild_held: tuple[int, ...] = ()  # the wild tiles held, by kind (C-J2: their own face values)
 
     @property
     def win_is_wild(self) -> bool:
@@ -184,9 +185,10 @@ def read_hand(ruleset, hand, melds=(), win_tile=None, wild_kinds=None) -> Hand:
         raise ValueError("wild tiles cannot form declared melds (C-J1)")
     concealed = counts_of(tiles)
     n_wild = int(sum(concealed[k] for k in wild))
+    held = tuple(kind for kind in sorted(set(wild)) for _ in range(int(concealed[kind])))
     for kind in wild:
         concealed[kind] = 0
-    return Hand(concealed=concealed, wilds=n_wild, wild_kinds=wild, melds=declared, win_tile=win)
+    return Hand(concealed=concealed, wilds=n_wild, wild_kinds=wild, melds=declared, win_tile=win, wild_held=held)
 
 
 def _whole_number(name: str, value) -> int:

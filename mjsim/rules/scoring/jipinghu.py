@@ -28,7 +28,7 @@ PATTERNS = (
     ("pure_terminals", p.pure_terminals),  # JPH-F2 清幺九
     ("big_dragons", p.big_dragons),  # JPH-F2 大三元
     ("big_winds", p.big_winds),  # JPH-F2 大四喜
-    ("nine_gates", p.nine_gates),  # JPH-F2 九莲宝灯
+    ("nine_gates", None),  # JPH-F2 九莲宝灯: its test reads the ruleset (nine_gates_wait), see found_patterns
     ("thirteen_orphans", p.thirteen_orphans),  # JPH-F2 十三幺
     ("heavenly", p.heavenly),  # JPH-F2 天和
     ("earthly", p.first_draw_self_draw),  # JPH-F2 地和
@@ -55,7 +55,11 @@ BONUSES = {
 def found_patterns(ruleset, r: p.Reading) -> list[str]:
     """The table patterns the reading has, combined patterns replacing their parts (JPH-F1)."""
     known = set(ruleset.fan) | set(ruleset.limit_fan)
-    found = [pid for pid, test in PATTERNS if pid in known and test(r)]
+    found = [
+        pid
+        for pid, test in PATTERNS
+        if pid in known and (p.nine_gates(r, ruleset.nine_gates_wait) if test is None else test(r))
+    ]
     for combined, parts in REPLACES.items():
         if combined in found:
             found = [pid for pid in found if pid not in parts]

@@ -185,13 +185,19 @@ def mixed_terminals(r: Reading) -> bool:
     return all(k in TERMINALS_AND_HONOURS for k in ks) and has_honours(r) and any(k in TERMINALS for k in ks)
 
 
-def nine_gates(r: Reading) -> bool:
-    """九莲宝灯: no melds, 1112345678999 of one suit plus any tile of that suit."""
+def nine_gates(r: Reading, wait: str = "pure") -> bool:
+    """九莲宝灯 (JPH-F2): no melds, 1112345678999 of one suit plus any tile of that suit.
+
+    ``wait = "pure"`` (the seed: "同种牌形成1112345678999，在摸到该种牌任何一张即可胡牌"): the
+    13 tiles before the win are 1112345678999, so the extra tile is the one won on; ``"shape"``:
+    the final 14 tiles alone."""
     if r.hand.melds or r.form != "standard" or not full_flush(r):
         return False
     suit = suits(r).pop()
     extra = r.counts[9 * suit : 9 * suit + 9] - np.array([3, 1, 1, 1, 1, 1, 1, 1, 3])
-    return bool((extra >= 0).all() and extra.sum() == 1)
+    if not ((extra >= 0).all() and extra.sum() == 1):
+        return False
+    return wait == "shape" or extra[r.hand.win_tile - 9 * suit] == 1
 
 
 # ---- forms ----------------------------------------------------------------------------------------

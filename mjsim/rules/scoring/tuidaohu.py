@@ -9,6 +9,7 @@ kong, x ``discard_multiplier`` on a discard win (TDH-V3).
 
 from __future__ import annotations
 
+import dataclasses
 from math import prod
 
 from . import patterns as p
@@ -51,13 +52,25 @@ def small_big_value(ruleset, r: p.Reading) -> list[tuple[str, int]]:
 
 
 def ghost_value(ruleset, r: p.Reading) -> list[tuple[str, int]]:
-    """TDH-V4: 1 unit x2 无鬼 x2 杠开, multiplied together; the details hold the factors."""
+    """TDH-V4: 1 unit x2 无鬼 x2 杠开 (TDH-H4: x 七对加倍), multiplied together; the details hold the factors."""
     detail = [("small_hand", ruleset.small_hand_value)]
-    if r.hand.wilds == 0:  # no ghost tile held (a ghost standing for itself is still a ghost)
+    if r.hand.wilds == 0:  # no ghost tile held (TDH-H7 face-value readings of ghosts have none, see score)
         detail.append(("no_ghost", ruleset.no_ghost_multiplier))
+    if r.form == "seven_pairs" and ruleset.seven_pairs_multiplier > 1:  # TDH-H4 七对加倍
+        detail.append(("seven_pairs", ruleset.seven_pairs_multiplier))
     if r.win.kong_replacement:
         detail.append(("kong_flower", ruleset.kong_flower_multiplier))
     return detail
+
+
+def win_multipliers(ruleset, r: p.Reading) -> list[tuple[str, int]]:
+    """TDH-H5 杠开加倍 / 抢杠加倍 on a hand's units; 杠开 is part of ghost_value under ghost multipliers."""
+    out = []
+    if r.win.kong_replacement and ruleset.hand_value != "ghost_multipliers" and ruleset.kong_flower_multiplier > 1:
+        out.append(("kong_flower", ruleset.kong_flower_multiplier))
+    if r.win.robbed_kong and ruleset.robbed_kong_multiplier > 1:
+        out.append(("robbed_kong", ruleset.robbed_kong_multiplier))
+    return out
 
 
 # hand_value -> (details of the value, how the details combine into units)
@@ -77,6 +90,9 @@ def score_reading(ruleset, r: p.Reading) -> HandScore:
         value_of, combine = VALUE_SCHEMES[ruleset.hand_value]
         detail = value_of(ruleset, r)
         units = combine(v for _, v in detail)
+        for pid, factor in win_multipliers(ruleset, r):
+            detail.append((pid, factor))
+            units *= factor
     multiplier = ruleset.self_draw_multiplier if r.win.paid_as_self_draw else ruleset.discard_multiplier  # TDH-V3
     return HandScore(units, tuple(pid for pid, _ in detail), units * multiplier, tuple(detail))
 
@@ -96,6 +112,16 @@ def score(ruleset, hand: Hand, win: Win) -> HandScore:
     if ruleset.hand_value not in VALUE_SCHEMES:
         raise ValueError(f"tuidaohu values hands by {sorted(VALUE_SCHEMES)}, not hand_value={ruleset.hand_value!r}")
     found = p.readings(ruleset, hand, win)
+    if ruleset.ghost_as_itself_counts_as_no_ghost and hand.wilds:
+        found += p.readings(ruleset, face_value_hand(hand), win)
     if ruleset.full_ghosts and hand.wild_kinds and hand.wilds >= 4:
         found.append(p.full_ghosts_reading(hand, win))
     return best_score(lambda r: score_reading(ruleset, r), found, no_win=p.no_win_message(ruleset, hand), rank=_rank)
+
+
+def face_value_hand(hand: Hand) -> Hand:
+    """TDH-H7 鬼牌归位: the hand with every ghost standing for its own face value (C-J2), so no ghost held."""
+    concealed = hand.concealed.copy()
+    for kind in hand.wild_held:
+        concealed[kind] += 1
+    return dataclasses.replace(hand, concealed=concealed, wilds=0, wild_kinds=(), wild_held=())
