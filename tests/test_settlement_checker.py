@@ -38,7 +38,28 @@ OPTION_CASES = [
     ("tuidaohu_ghost", {"wild_scheme": "flip_next"}),  # TDH-G1 flip
     ("tuidaohu_ghost", {"horses": "dealer", "horse_mapping": "dealer_offset"}),  # TDH-M6: dealer horses
 ]
-CASES = [(p, {}) for p in PRESETS] + OPTION_CASES
+# the house options of issue 10 (C-P7, C-W5, TDH-H) that bear on settlement or on what is settled
+HOUSE_CASES = [
+    ("jipinghu", {"follow_dealer": 1}),  # C-P7 跟庄
+    ("tuidaohu", {"follow_dealer": 2}),
+    ("tuidaohu_ghost", {"follow_dealer": 1}),
+    ("jipinghu_5fan", {"dead_wall": 14}),  # C-W5 留牌
+    ("tuidaohu", {"horses_on_kongs": False}),  # TDH-H1 马跟杠 off, dealer horses
+    ("tuidaohu_ghost", {"winner_horses_on_kongs": True}),  # TDH-H1, winner horses
+    ("tuidaohu_ghost", {"winner_horse_value": "base"}),  # TDH-H2 马跟底分
+    ("tuidaohu_ghost", {"winner_horse_scheme": "one_horse"}),  # TDH-H3 爆炸马
+    ("tuidaohu_ghost", {"seven_pairs_multiplier": 2}),  # TDH-H4 七对加倍
+    ("tuidaohu", {"kong_flower_multiplier": 2, "robbed_kong_multiplier": 3}),  # TDH-H5
+    ("tuidaohu_dianpao", {"kong_flower_multiplier": 3, "robbed_kong_multiplier": 2}),
+    ("tuidaohu_ghost", {"wild_scheme": "flip_two"}),  # TDH-H6 双鬼
+    ("tuidaohu_ghost", {"ghost_as_itself_counts_as_no_ghost": True}),  # TDH-H7
+    ("tuidaohu_ghost", {"full_ghosts_horses": False}),  # TDH-H8
+    ("tuidaohu", {"orphans_rob_concealed_kong": True}),  # TDH-H9
+    ("tuidaohu_ghost", {"winner_horses_from": "winner"}),  # TDH-H10
+    ("tuidaohu", {"horse_settlement": "net"}),  # TDH-M4 net, TDH-H11
+    ("tuidaohu_dianpao", {"horse_settlement": "net"}),
+]
+CASES = [(p, {}) for p in PRESETS] + OPTION_CASES + HOUSE_CASES
 HANDS = 800
 SLOW_HANDS = 12_000
 
@@ -72,7 +93,11 @@ def _differences(row, rules) -> dict:
     if rules.horses != "none":
         mine |= {"horse_seats": found.horse_seats, "horse_hits": found.horse_hits}
     logged = {k: (list(row[k]) if isinstance(row[k], list | tuple) else row[k]) for k in mine}
-    return {k: (mine[k], logged[k]) for k in mine if mine[k] != logged[k]}
+    differ = {k: (mine[k], logged[k]) for k in mine if mine[k] != logged[k]}
+    for k in ("net_horse", "net"):  # a whole-point rounding of a TDH-M4 net split is either way
+        if k in differ and all(abs(a - b) <= r for a, b, r in zip(mine[k], logged[k], found.rounding)):
+            del differ[k]
+    return differ
 
 
 def _check_rows(rules, rows):

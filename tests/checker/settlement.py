@@ -40,6 +40,9 @@ class Settlement:
     values: list[int] = field(default_factory=list)  # per winner: fan (2^fan hands) or units (推倒胡)
     liable: int | None = None
     kong_feeders: list[int] = field(default_factory=list)  # per winner: who fed a 杠上开花 kong, else -1
+    # per seat: how many points its horse net may lie off this one because a proportional split (TDH-M4 net)
+    # had a fraction and the rules do not say how to round it
+    rounding: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
     horse_seats: list[int] = field(default_factory=list)
     horse_hits: int = 0
 
@@ -109,18 +112,23 @@ def jipinghu_fan(rules, patterns: list[str], triple_discard_win: bool) -> int:
     return max(fan, rules.cap) if raised else fan
 
 
-def tuidaohu_units(rules, patterns: list[str]) -> int:
-    """Units of a 推倒胡 win from its patterns (TDH-V1, TDH-V4)."""
+def tuidaohu_units(rules, patterns: list[str], kind: str) -> int:
+    """Units of a 推倒胡 win from its patterns and win kind (TDH-V1, TDH-V4, TDH-H4, TDH-H5)."""
     if rules.hand_value == "small_big":  # TDH-V1: big hands do not combine
         big = any(p in rules.big_hands for p in patterns)
-        return rules.big_hand_value if big else rules.small_hand_value
-    if "full_ghosts" in patterns:  # TDH-V4: 满鬼, no other multiplier
-        return rules.full_ghosts_value
-    units = rules.small_hand_value  # TDH-V4: every win is 平胡, 1 unit
-    if "no_ghost" in patterns:
-        units *= rules.no_ghost_multiplier
-    if "kong_flower" in patterns:
-        units *= rules.kong_flower_multiplier
+        units = rules.big_hand_value if big else rules.small_hand_value
+    elif "full_ghosts" in patterns:
+        return rules.full_ghosts_value  # TDH-V4: 满鬼, no other multiplier
+    else:
+        units = rules.small_hand_value  # TDH-V4: every win is 平胡, 1 unit
+        if "no_ghost" in patterns:
+            units *= rules.no_ghost_multiplier  # 无鬼
+        if "seven_pairs" in patterns:
+            units *= rules.seven_pairs_multiplier  # TDH-H4 七对加倍
+    if kind == "kong_replacement":
+        units *= rules.kong_flower_multiplier  # TDH-V4 杠开 [G]; TDH-H5 杠开加倍 [Q][D]
+    if kind == "robbed_kong":
+        units *= rules.robbed_kong_multiplier  # TDH-H5 抢杠加倍
     return units
 
 
@@ -131,7 +139,7 @@ def hand_value(rules, row: dict, k: int) -> tuple[int, int]:
         triple = row["win_kind"].count("discard") == 3
         fan = jipinghu_fan(rules, patterns, triple)
         return fan, 2**fan  # C-M2: base (1 point) × 2^fan
-    units = tuidaohu_units(rules, patterns)
+    units = tuidaohu_units(rules, patterns, row["win_kind"][k])
     return units, units
 
 
@@ -146,6 +154,8 @@ def win_shares(rules, row: dict, k: int, points: int) -> dict[int, int]:
     shares = 1  # JPH-M2: the discarder alone pays one share
     if rules.discard_pays_all and "human" not in row["patterns"][k]:
         shares = 3  # JPH-M2 option 包三家; JPH-M3: 人和 is paid by the dealer alone, one share
+    if getattr(rules, "triple_win_pays_all", False) and row["win_kind"].count("discard") == 3:
+        shares = 3  # JPH-S1 option: in a 一炮三响 the discarder pays each winner three shares
     return {row["discarder"]: points * rules.discard_multiplier * shares}
 
 
@@ -159,40 +169,38 @@ def kong_flower_feeder(row: dict, winner: int) -> int:
     return source if kind == "discard" else -1
 
 
-def twelve_tiles_feeder(rules, row: dict, winner: int) -> tuple[int, int] | None:
-    """JPH-S4 包自摸 (十二张落地): (seat, discard count) of the feeder still liable for ``winner``, or None.
-
-    包先不包后: a feeder is liable for the first player they gave a fourth exposed set only."""
-    feeder = row["twelve_feeder"][winner]
-    if not rules.liability_twelve_tiles or feeder < 0:
-        return None
-    turn = row["twelve_turn"][winner]
-    if rules.liability_first_only:
-        for other in others(winner):
-            if row["twelve_feeder"][other] == feeder and row["twelve_turn"][other] < turn:
-                return None  # the feeder's one liability went to an earlier player
-    return feeder, turn
+def fed_triggers(rules, row: dict) -> list[tuple[int, int, int, str]]:
+    """Every 包自摸 trigger of the hand as (discard count, feeder, fed seat, rule) (JPH-S4, JPH-S5 facts)."""
+    triggers = []
+    for seat in range(4):
+        if rules.liability_twelve_tiles and row["twelve_feeder"][seat] >= 0:
+            triggers.append((row["twelve_turn"][seat], row["twelve_feeder"][seat], seat, "JPH-S4"))
+        if rules.liability_limit_hands and row["limit_feeder"][seat] >= 0:
+            triggers.append((row["limit_turn"][seat], row["limit_feeder"][seat], seat, "JPH-S5"))
+    return triggers
 
 
-def limit_hand_feeder(rules, row: dict, winner: int) -> tuple[int, int] | None:
-    """JPH-S5: (seat, discard count) of who fed the fourth wind / third dragon pung, or None."""
-    feeder = row["limit_feeder"][winner]
-    if not rules.liability_limit_hands or feeder < 0:
-        return None
-    return feeder, row["limit_turn"][winner]
+def trigger_holds(rules, trigger, triggers) -> bool:
+    """包先不包后: a feeder is liable for the first player they fed only — within JPH-S4, or across
+    JPH-S4 and JPH-S5 with ``liability_once_across_rules`` (JPH-S5a)."""
+    turn, feeder, fed, rule = trigger
+    across = getattr(rules, "liability_once_across_rules", False)
+    if not (across or (rule == "JPH-S4" and rules.liability_first_only)):
+        return True
+    return not any(f == feeder and other != fed and t < turn and (across or r == rule) for t, f, other, r in triggers)
 
 
 def self_draw_feeder(rules, row: dict, winner: int) -> int | None:
     """JPH-S4/S5/S5a: who is liable for a self-drawn 鸡平胡 win through a fed meld, or None."""
-    twelve = twelve_tiles_feeder(rules, row, winner)
-    limit = limit_hand_feeder(rules, row, winner)
-    if twelve is None or limit is None:
-        found = twelve or limit
-        return None if found is None else found[0]
-    precedence = getattr(rules, "liability_precedence", "first")
-    if precedence == "limit":
-        return limit[0]  # JPH-S5a option: the JPH-S5 feeder pays
-    return min(twelve, limit, key=lambda feeder_turn: feeder_turn[1])[0]  # JPH-S5a: the earlier trigger pays
+    triggers = fed_triggers(rules, row)
+    holding = [t for t in triggers if t[2] == winner and trigger_holds(rules, t, triggers)]
+    if not holding:
+        return None
+    if getattr(rules, "liability_precedence", "first") == "limit":
+        holding.sort(key=lambda t: t[3] != "JPH-S5")  # JPH-S5a option: the JPH-S5 feeder pays
+    else:
+        holding.sort()  # JPH-S5a: the earlier trigger pays
+    return holding[0][1]
 
 
 def liable_seat(rules, row: dict, k: int) -> int | None:
@@ -262,6 +270,40 @@ def dealer_horse_count_bounds(rules, row: dict) -> tuple[int, int]:
     return least, most
 
 
+def mirror_transfers(out: Settlement, mirrored: np.ndarray, h: int, dealer: int) -> None:
+    """TDH-M4 (transfers): the dealer wins what seat h wins and loses what h loses, transfer by transfer."""
+    for payer in range(4):
+        for payee in range(4):
+            amount = int(mirrored[payer, payee])
+            if payee == h:
+                out.pay("horse", payer, dealer, amount)  # h received it: the payer pays the dealer too
+            if payer == h:
+                out.pay("horse", dealer, payee, amount)  # h paid it: the dealer pays the payee too
+
+
+def mirror_net(out: Settlement, mirrored: np.ndarray, h: int, dealer: int) -> None:
+    """TDH-M4 (net): the dealer receives or pays exactly seat h's net result, spread over the counterparties
+    on the winning side of h's balance in proportion to what each of them netted with h; break-even moves nothing.
+
+    A share that is not whole is paid rounded down here and both seats' ``rounding`` records the point it may
+    be off: the rules give no rounding."""
+    paid_to_h = {p: int(mirrored[p, h]) - int(mirrored[h, p]) for p in others(h)}
+    net = sum(paid_to_h.values())
+    if net == 0:
+        return
+    side = {p: abs(b) for p, b in paid_to_h.items() if b * net > 0}
+    total = sum(side.values())
+    for p, balance in side.items():
+        amount, rest = divmod(abs(net) * balance, total)
+        if rest and p != dealer:
+            out.rounding[p] += 1
+            out.rounding[dealer] += 1
+        if net > 0:
+            out.pay("horse", p, dealer, amount)
+        else:
+            out.pay("horse", dealer, p, amount)
+
+
 def dealer_horse_transfers(rules, row: dict, out: Settlement) -> None:
     """TDH-M4: for each horse on seat h the dealer wins what h wins and loses what h loses."""
     dealer = row["dealer"]
@@ -271,16 +313,11 @@ def dealer_horse_transfers(rules, row: dict, out: Settlement) -> None:
     out.horse_seats = [(dealer + horse_offset(rules, tile)) % 4 for tile in row["horses"]]
     # "every transfer of the hand" (TDH-M4): on a drawn hand only kong money paid at once (TDH-K2, TDH-S3) exists
     mirrored = out.transfers["win"] + out.transfers["liability"]
-    if getattr(rules, "horses_on_kongs", True):
+    if rules.horses_on_kongs:
         mirrored = mirrored + out.transfers["kong"]  # TDH-H1 马跟杠 (default): kong money too
+    mirror = mirror_net if rules.horse_settlement == "net" else mirror_transfers
     for h in out.horse_seats:
-        for payer in range(4):
-            for payee in range(4):
-                amount = int(mirrored[payer, payee])
-                if payee == h:
-                    out.pay("horse", payer, dealer, amount)  # h received it: the payer pays the dealer too
-                if payer == h:
-                    out.pay("horse", dealer, payee, amount)  # h paid it: the dealer pays the payee too
+        mirror(out, mirrored, h, dealer)
 
 
 def holds_ghost(row: dict, k: int) -> bool:
@@ -289,14 +326,38 @@ def holds_ghost(row: dict, k: int) -> bool:
     return any(t in row["wilds"] for t in tiles)
 
 
+def winner_horse_count(rules, row: dict, k: int) -> int:
+    """TDH-M5: 4 winner horses with a ghost in the hand, else 6; TDH-H3 爆炸马: one; TDH-H8: none for 满鬼 if off."""
+    if rules.winner_horse_scheme == "one_horse":
+        return 1
+    if "full_ghosts" in row["patterns"][k] and not rules.full_ghosts_horses:
+        return 0
+    return rules.winner_horses_with_ghost if holds_ghost(row, k) else rules.winner_horses_without_ghost
+
+
 def winner_horse_hits(rules, row: dict, k: int, out: Settlement) -> int:
-    """TDH-M5: winner horses (4 with a ghost in the hand, else 6); hits = horses on the winner's seat."""
-    count = rules.winner_horses_with_ghost if holds_ghost(row, k) else rules.winner_horses_without_ghost
+    """TDH-M5: hits = winner horses on the winner's seat; TDH-H3 爆炸马: the one horse's rank (honour 10)."""
+    count = winner_horse_count(rules, row, k)
     assert len(row["horses"]) == count, f"{len(row['horses'])} winner horses, TDH-M5 gives {count}"
     check_horse_draw(rules, row, count)
-    dealer, winner = row["dealer"], row["winners"][k]
-    out.horse_seats = [(dealer + horse_offset(rules, tile)) % 4 for tile in row["horses"]]
+    winner = row["winners"][k]
+    origin = winner if rules.winner_horses_from == "winner" else row["dealer"]  # TDH-H10
+    out.horse_seats = [(origin + horse_offset(rules, tile)) % 4 for tile in row["horses"]]
+    if rules.winner_horse_scheme == "one_horse":
+        tile = row["horses"][0]
+        return 10 if tile[1] == "z" else int(tile[0])
     return sum(1 for seat in out.horse_seats if seat == winner)
+
+
+# ---- penalties: C-P7 -------------------------------------------------------------------------------------------
+
+
+def follow_dealer_penalty(rules, row: dict, out: Settlement) -> None:
+    """C-P7 跟庄: all four first discards followed the dealer's: the dealer pays each other player, whatever the result."""
+    units = rules.follow_dealer
+    if units and row["followed_dealer"]:
+        for seat in others(row["dealer"]):
+            out.pay("penalty", row["dealer"], seat, units)
 
 
 # ---- the whole hand --------------------------------------------------------------------------------------------
@@ -317,6 +378,8 @@ def settle(row: dict, rules) -> Settlement:
         shares = win_shares(rules, row, k, points)
         hits = winner_horse_hits(rules, row, k, out) if winner_horses else 0
         out.horse_hits += hits
+        # TDH-H2 马跟底分: a hit pays the payer's win share (hand) or that share at a hand value of 1 unit (base)
+        hit_shares = win_shares(rules, row, k, 1) if rules.winner_horse_value == "base" else shares
         liable = liable_seat(rules, row, k)
         if liable is not None:
             out.liable = liable
@@ -325,7 +388,11 @@ def settle(row: dict, rules) -> Settlement:
             component = "win" if liable is None or payer == liable else "liability"
             source = payer if liable is None else liable
             out.pay(component, source, winner, amount)
-            out.pay("horse", source, winner, amount * hits)  # TDH-M5: each payer pays value × (1 + hits)
+            out.pay("horse", source, winner, hit_shares[payer] * hits)  # TDH-M5: value × (1 + hits) a payer
+        if hits and rules.winner_horses_on_kongs:
+            for payer in others(winner):  # TDH-H1 马跟杠: each hit pays the kong money once more
+                out.pay("horse", payer, winner, hits * int(out.transfers["kong"][payer, winner]))
     if rules.horses == "dealer":
         dealer_horse_transfers(rules, row, out)
+    follow_dealer_penalty(rules, row, out)
     return out
