@@ -53,7 +53,7 @@ HOUSE_CASES = [
     ("tuidaohu_dianpao", {"kong_flower_multiplier": 3, "robbed_kong_multiplier": 2}),
     ("tuidaohu_ghost", {"wild_scheme": "flip_two"}),  # TDH-H6 双鬼
     ("tuidaohu_ghost", {"ghost_as_itself_counts_as_no_ghost": True}),  # TDH-H7
-    ("tuidaohu_ghost", {"full_ghosts_horses": False}),  # TDH-H8
+    ("tuidaohu_ghost", {"full_ghosts_horses": False, "wild_scheme": "flip_two"}),  # TDH-H8 (满鬼 is common with 双鬼)
     ("tuidaohu", {"orphans_rob_concealed_kong": True}),  # TDH-H9
     ("tuidaohu_ghost", {"winner_horses_from": "winner"}),  # TDH-H10
     ("tuidaohu", {"horse_settlement": "net"}),  # TDH-M4 net, TDH-H11
