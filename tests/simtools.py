@@ -145,6 +145,7 @@ class ScriptedHand:
         row_seat = np.zeros(3, np.int64)
         actions = np.zeros(3, np.int16)
         self.decisions = []
+        self.legal_masks = []  # (seat, decision kind, legal mask) per decision
         for _ in range(max_steps):
             rows = engine.collect(st, self.params, self.scoring, self.queue, self.out, obs, legal, row_table, row_seat)
             if rows == 0:
@@ -153,6 +154,7 @@ class ScriptedHand:
                 seat = int(row_seat[i])
                 actions[i] = self._choose(queues.get(seat, []), legal[i], obs, i)
                 self.decisions.append((seat, int(obs.decision[i]), int(actions[i]), bool(legal[i, WIN])))
+                self.legal_masks.append((seat, int(obs.decision[i]), legal[i].copy()))
             engine.apply(st, self.params, self.scoring, rows, row_table, row_seat, actions)
         unused = {s: q for s, q in queues.items() if q}
         assert not unused, f"script items never played: {unused}"

@@ -356,3 +356,10 @@ def test_tdh_h6_two_turned_tiles_name_two_ghost_kinds():
     # equal successors give one kind
     assert flipped(rules, "4s4s")[0] == parse_tiles("5s")
     assert flipped(G.replace(wild_scheme="flip_next"), "9m7z")[0] == parse_tiles("1m")
+
+
+def test_tdh_h9_needs_robbing_and_thirteen_orphans():
+    with pytest.raises(ValueError, match="orphans_rob_concealed_kong.*rob_kong"):
+        Q.replace(orphans_rob_concealed_kong=True, rob_kong=False)
+    with pytest.raises(ValueError, match="orphans_rob_concealed_kong.*win_forms"):
+        Q.replace(orphans_rob_concealed_kong=True, win_forms=["standard", "seven_pairs"])

@@ -44,7 +44,9 @@ SPEC_OPTIONS = """
 name description family
 tile_set hand_size chow discard_win multiple_win win_forms seven_pairs_quads missed_win missed_pung rob_kong
 rob_kong_own_discard kong_replacement next_dealer_after_win next_dealer_after_draw dead_wall follow_dealer min_fan cap
-fan limit_fan bonuses kong_flower robbed_kong_bonus triple_win_raise discard_pays_all liability_kong_flower
+first_turn_ends_on_concealed_kong
+fan limit_fan bonuses kong_flower robbed_kong_bonus triple_win_raise discard_pays_all triple_win_pays_all
+liability_kong_flower
 liability_robbed_kong liability_twelve_tiles liability_limit_hands liability_first_only nine_gates_wait
 hand_value big_hands small_hand_value big_hand_value self_draw_multiplier discard_multiplier earthly_rule
 no_ghost_multiplier kong_flower_multiplier robbed_kong_multiplier seven_pairs_multiplier
@@ -61,7 +63,7 @@ white_is_flower split_tiles_at split_kong_extra caishen_same_kind caishen_flip_f
 # PINNED: content_hash of the `jipinghu` preset.  Changing the preset's rules (or an
 # option default, or adding an option) changes it; update this literal deliberately,
 # because every logged hand carries the hash of the ruleset it was played under.
-JIPINGHU_HASH = "ef67ad95c6a5bc71"
+JIPINGHU_HASH = "a314b60ef5631c24"
 
 
 # ---------------------------------------------------------------------------

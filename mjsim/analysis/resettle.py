@@ -37,7 +37,7 @@ from mjsim.tiles import parse_meld, parse_tiles, tile_name
 SETTLEMENT_OPTIONS = frozenset({
     # JPH-F, JPH-M, JPH-S: scoring, payment split and liabilities
     "cap", "fan", "limit_fan", "bonuses", "kong_flower", "robbed_kong_bonus", "triple_win_raise",
-    "discard_pays_all", "liability_kong_flower", "liability_robbed_kong", "liability_twelve_tiles",
+    "discard_pays_all", "triple_win_pays_all", "liability_kong_flower", "liability_robbed_kong", "liability_twelve_tiles",
     "liability_limit_hands", "liability_first_only", "nine_gates_wait",
     # TDH-V, TDH-K, TDH-M: values, multipliers, kong money, horses
     "big_hands", "small_hand_value", "big_hand_value", "self_draw_multiplier", "discard_multiplier",

@@ -247,6 +247,13 @@ _entries += [
     ),
     _int("min_fan", 0, 13, 0, "JPH-P4", "起胡: minimum fan to win (after bonuses, before the cap)"),
     _o("cap", "cap", None, "JPH-F4 XZ-F3", "封顶: largest fan of an ordinary hand; none = no cap", lo=0, hi=FAN_MAX),
+    _bool(
+        "first_turn_ends_on_concealed_kong",
+        False,
+        "JPH-F2 TDH-V2 JPH-H1",
+        "a concealed kong ends the first go-around (天和/地和/人和, 地胡) as a claim does; false = only a chow, "
+        "pung or exposed kong from a discard ends it",
+    ),
 ]
 
 _section = "jipinghu scoring (JPH-F, JPH-M, JPH-S)"
@@ -275,6 +282,12 @@ _entries += [
     ),
     _bool("triple_win_raise", True, "JPH-S1", "一炮三响 raises each winner's ordinary hand to at least the cap"),
     _bool("discard_pays_all", False, "JPH-M2", "a discarder pays three shares (包三家) instead of one"),
+    _bool(
+        "triple_win_pays_all",
+        False,
+        "JPH-S1 JPH-H1",
+        "一炮三响 on a discard: the discarder pays each of the three winners three shares (包三家, triple wins only)",
+    ),
     _bool("liability_kong_flower", True, "JPH-S2 TDH-S2", "杠上开花包杠: the discarder of a konged tile pays all"),
     _bool("liability_robbed_kong", True, "JPH-S3 TDH-S1", "the robbed player pays all three shares"),
     _bool("liability_twelve_tiles", True, "JPH-S4", "十二张落地包自摸: feeding a fourth exposed set makes liable"),
@@ -396,13 +409,15 @@ _entries += [
         "horses_on_kongs",
         True,
         "TDH-H1 TDH-M4",
-        "马跟杠, dealer horses: a horse also mirrors the kong money its seat received and paid",
+        "马跟杠, dealer horses: a horse also mirrors the kong money its seat received and paid (one switch per "
+        "horse scheme, since the seeds' readings differ: see winner_horses_on_kongs)",
     ),
     _bool(
         "winner_horses_on_kongs",
         False,
         "TDH-H1 TDH-M5",
-        "马跟杠, winner horses: each hit also pays once more the kong money each payer paid the winner",
+        "马跟杠, winner horses: each hit also pays once more the kong money each payer paid the winner (the "
+        "seed's 平胡 + 马数 × 平胡番数 counts win money only, hence off by default)",
     ),
     _choice(
         "winner_horse_value",

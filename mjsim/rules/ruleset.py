@@ -77,6 +77,7 @@ class Ruleset:
     follow_dealer: int = _d("follow_dealer")
     min_fan: int = _d("min_fan")
     cap: int | None = _d("cap")
+    first_turn_ends_on_concealed_kong: bool = _d("first_turn_ends_on_concealed_kong")
     # jipinghu scoring (JPH-*)
     fan: FrozenTable = _d("fan")
     limit_fan: FrozenTable = _d("limit_fan")
@@ -85,6 +86,7 @@ class Ruleset:
     robbed_kong_bonus: str = _d("robbed_kong_bonus")
     triple_win_raise: bool = _d("triple_win_raise")
     discard_pays_all: bool = _d("discard_pays_all")
+    triple_win_pays_all: bool = _d("triple_win_pays_all")
     liability_kong_flower: bool = _d("liability_kong_flower")
     liability_robbed_kong: bool = _d("liability_robbed_kong")
     liability_twelve_tiles: bool = _d("liability_twelve_tiles")
@@ -353,6 +355,11 @@ def _check_consistency(rs: Ruleset) -> None:
             raise ValueError("option 'wild_tile' = '5z' cannot be wild while 'white_is_flower' = True (SHT-P1)")
     if rs.declare_void and rs.max_suits != 2:
         raise ValueError(f"option 'declare_void' = True needs 'max_suits' = 2 (缺一门), got {rs.max_suits} (XZ-P2)")
+    if rs.orphans_rob_concealed_kong and not (rs.rob_kong and "thirteen_orphans" in rs.win_forms):
+        raise ValueError(
+            "option 'orphans_rob_concealed_kong' = True needs 'rob_kong' = True and 'thirteen_orphans' in "
+            f"'win_forms' (got rob_kong = {rs.rob_kong}, win_forms = {list(rs.win_forms)!r}) (TDH-H9, C-P4)"
+        )
     if rs.horse_base > rs.horse_max:
         raise ValueError(f"option 'horse_base' = {rs.horse_base} exceeds 'horse_max' = {rs.horse_max} (TDH-M2)")
     if rs.horses == "winner":

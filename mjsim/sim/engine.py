@@ -157,13 +157,14 @@ def _win_fan(st, p, sc, b, s, counts, win_tile, flags, work):
 
 @njit(cache=True, inline="always")
 def _first_turn_self_draw(st, b, s):
-    """天和/地和: no claim or kong yet and the seat has not discarded (its dealt or first drawn tile)."""
+    """天和/地和: no claim yet (JPH-F2 first go-around) and the seat has not discarded (its dealt or first drawn
+    tile, or the replacement for a concealed kong made on it)."""
     return (not st.claims_made[b]) and st.discarded[b, s] == 0
 
 
 @njit(cache=True, inline="always")
 def _reset_missed(st, b, s):
-    """JPH-P3 / TDH-P3 / XZ-P5: a draw (or a claim, 动牌) lifts the seat's missed-win restriction."""
+    """JPH-P3 / TDH-P3 / XZ-P5: the seat's own draw lifts its missed-win restriction."""
     st.missed_kinds[b, s] = 0
     st.missed_any[b, s] = False
     st.missed_fan[b, s] = -1
@@ -537,7 +538,6 @@ def _add_meld(st, b, s, kind, tile, source):
             st.exposed[b, s, tile + k] += 1
     else:
         st.exposed[b, s, tile] += 4 if (kind == MELD_KONG or kind == MELD_CKONG) else 3
-    st.claims_made[b] = True
 
 
 @njit(cache=True)
@@ -567,6 +567,8 @@ def _complete_added_kong(st, p, b, s, t):
 def _complete_concealed_kong(st, p, b, s, t):
     _add_meld(st, b, s, MELD_CKONG, t, -1)
     _log_kong(st, b, s, KONG_CONCEALED, -1)
+    if p.first_turn_ends_on_concealed_kong:  # JPH-F2 option; by default a concealed kong is no claim
+        st.claims_made[b] = True
     st.replacement[b] = KONG_CONCEALED
     st.replacement_from[b] = -1
     st.phase[b] = PH_DRAW
@@ -701,12 +703,14 @@ def _answer_legal(st, p, sc, b, s, legal, work):
                 st.could_win[b, s] = True
                 st.answer_fan[b, s] = fan
                 any_option = True
-    if _drawable(st, p, b) > 0 and not _is_wild(st, b, t):  # a claim needs a discard to follow; C-J1: no wild claims
+    # C-P3: pung and chow may take the wall's last discard too (the claimer's discard can then be won);
+    # an exposed kong needs a replacement tile.  C-J1: no claims with wild tiles.
+    if not _is_wild(st, b, t):
         if hand[t] >= 2 and ((st.pung_blocked[b, s] >> t) & 1) == 0:
             legal[PUNG] = True
             st.could_pung[b, s] = True
             any_option = True
-        if hand[t] == 3:
+        if hand[t] == 3 and _drawable(st, p, b) > 0:
             legal[KONG] = True
             any_option = True
         if p.chow and s == (d + 1) % 4 and t < 27:
@@ -757,7 +761,9 @@ def _claim(st, p, b, s, action):
     t = st.target[b]
     _trace(st, p, b, s, action, t)
     st.discards[b, d, t] -= 1  # the tile leaves the river for the meld
-    _reset_missed(st, b, s)  # JPH-P3: a claim is 动牌
+    st.claims_made[b] = True  # JPH-F2 "first go-around": a claim from a discard ends it
+    # JPH-P3: a claim is 动牌 and lifts 漏胡; TDH-P3 过手 and XZ-P5 过水 last until the seat's own draw
+    st.missed_kinds[b, s] = 0
     st.follow_kind[b] = -1  # C-P7: a claim ends the 跟庄 chance
     if action == PUNG:
         st.hands[b, s, t] -= 2
@@ -826,7 +832,9 @@ def _resolve(st, p, sc, b, work):
             if (not robbing) and d == st.dealer[b] and st.turns[b] == 1 and not st.claims_made[b]:
                 flags |= FIRST_TURN
             _trace(st, p, b, s, WIN, t)
-            _record_win(st, p, sc, b, s, kind, counts, t, d, n_win, flags, work)
+            # JPH-S1: several robbers of one kong are each a JPH-S3 win, never a 一炮多响
+            discard_winners = 1 if robbing else n_win
+            _record_win(st, p, sc, b, s, kind, counts, t, d, discard_winners, flags, work)
         st.responses[b] = -1
         st.phase[b] = PH_END
         return

@@ -52,8 +52,10 @@ def settle_jipinghu(st, p, b):
         points = np.int64(1) << st.win_fan[b, i]
         d = st.discarder[b]
         if kind == WIN_DISCARD:
-            # JPH-M2: the discarder pays one share (three with 包三家); JPH-S1 is this once per winner
-            _pay(st, b, C_WIN, d, w, 3 * points if p.discard_pays_all else points)
+            # JPH-M2: the discarder pays one share (three with 包三家); JPH-S1 is this once per winner,
+            # three shares each with triple_win_pays_all (only a discard makes a triple win)
+            pays_all = p.discard_pays_all or (p.triple_win_pays_all and st.n_winners[b] == 3)
+            _pay(st, b, C_WIN, d, w, 3 * points if pays_all else points)
             continue
         liable = _liable_seat(st, p, b, w, i, kind)
         if liable >= 0 and liable != w:

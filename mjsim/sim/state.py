@@ -78,7 +78,8 @@ class State(structref.StructRefProxy):
         ``streak``: int16 (B,): hands the dealer has kept the deal in a row (0 on a new dealer)
         ``session_dealer``: int8 (B,): the session's first dealer (round wind advances on return)
         ``turns``: int16 (B,): discards made this hand
-        ``claims_made``: bool (B,): any chow, pung or kong this hand (ends 天和/地和/人和 chances)
+        ``claims_made``: bool (B,): a chow, pung or kong claimed from a discard this hand (ends the 天和/地和/人和
+            first go-around); a concealed kong too with ``first_turn_ends_on_concealed_kong``
         ``replacement``: int8 (B,): this turn's draw replaced a kong of that kind (KONG_*), else 0
         ``replacement_from``: int8 (B,): discarder whose tile made that kong, -1
         ``after_kong``: bool (B,): the discard being answered follows the discarder's kong
@@ -357,6 +358,8 @@ class EngineParams(NamedTuple):
     liability_limit_hands: bool
     liability_first_only: bool
     discard_pays_all: bool
+    first_turn_ends_on_concealed_kong: bool  # JPH-F2 / TDH-V2 option
+    triple_win_pays_all: bool  # JPH-S1 option: 包三家 on a triple discard win
     session_length: int
     first_dealer: int  # -1: random per session
     first_round_wind: int
@@ -422,6 +425,8 @@ def engine_params(ruleset, *, session_length=1, first_dealer=-1, first_round_win
         liability_limit_hands=ruleset.liability_limit_hands,
         liability_first_only=ruleset.liability_first_only,
         discard_pays_all=ruleset.discard_pays_all,
+        first_turn_ends_on_concealed_kong=ruleset.first_turn_ends_on_concealed_kong,
+        triple_win_pays_all=ruleset.triple_win_pays_all,
         session_length=int(session_length),
         first_dealer=int(first_dealer),
         first_round_wind=int(first_round_wind),

@@ -231,8 +231,12 @@ def read_win(ruleset, hand: Hand, **situation) -> Win:
         raise ValueError("this ruleset lets only one player win on a discard (C-P2)")
     if win.after_kong_discard and not win.discard:
         raise ValueError("after_kong_discard (杠上炮, XZ-F2) is a win on a discard")
-    if win.first_turn and hand.melds:
-        raise ValueError("a first-turn win (天和/地和/人和) comes before any claim or kong")
+    ended_by = hand.melds if ruleset.first_turn_ends_on_concealed_kong else hand.claimed_melds
+    if win.first_turn and ended_by:
+        raise ValueError(
+            "a first-turn win (天和/地和/人和) comes before any claim (JPH-F2 first go-around; a concealed kong ends "
+            "it only with first_turn_ends_on_concealed_kong)"
+        )
     if win.first_turn and win.seat == 0 and not win.self_draw:
         raise ValueError("the dealer's first-turn win is a self-draw on the dealt tiles (天和)")
     return win
