@@ -10,6 +10,7 @@ A few hundred hands per case run in the normal suite, thousands in the
 """
 
 import pytest
+from checker.scripted import logged_row
 from checker.settlement import COMPONENTS, settle
 from test_sim_special_rules import (
     dragon_position,
@@ -58,6 +59,8 @@ HOUSE_CASES = [
     ("tuidaohu_ghost", {"winner_horses_from": "winner"}),  # TDH-H10
     ("tuidaohu", {"horse_settlement": "net"}),  # TDH-M4 net, TDH-H11
     ("tuidaohu_dianpao", {"horse_settlement": "net"}),
+    ("jipinghu", {"triple_win_pays_all": True}),  # JPH-S1 option (JPH-H1)
+    ("jipinghu_5fan", {"nine_gates_wait": "shape", "first_turn_ends_on_concealed_kong": True}),  # JPH-F2 options
 ]
 CASES = [(p, {}) for p in PRESETS] + OPTION_CASES + HOUSE_CASES
 HANDS = 800
@@ -140,17 +143,14 @@ RARE_POSITIONS = [
     (triple_win_position, "jipinghu", {}, {0: ["discard 5m"], 1: ["win"], 2: ["win"], 3: ["win"]}),  # JPH-S1
     (triple_win_position, "jipinghu", {"discard_pays_all": True},
      {0: ["discard 5m"], 1: ["win"], 2: ["win"], 3: ["win"]}),
+    (triple_win_position, "jipinghu", {"triple_win_pays_all": True},
+     {0: ["discard 5m"], 1: ["win"], 2: ["win"], 3: ["win"]}),
     (triple_win_position, "jipinghu_5fan", {}, {0: ["discard 5m"], 1: ["win"], 2: ["win"], 3: ["win"]}),
     (kong_flower_position, "jipinghu", {}, {0: ["discard 7m"], 1: ["kong", "win"]}),  # JPH-S2
     (kong_flower_position, "jipinghu_5fan", {}, {0: ["discard 7m"], 1: ["kong", "win"]}),
     (robbed_kong_position, "jipinghu", {}, {0: ["akong 5m"], 1: ["win"]}),  # JPH-S3
     (robbed_kong_position, "jipinghu_5fan", {"liability_robbed_kong": False}, {0: ["akong 5m"], 1: ["win"]}),
 ]  # fmt: skip
-
-
-def _plain(row: dict) -> dict:
-    """A scripted row with numpy values as the Python values a run's log holds."""
-    return {k: (v.tolist() if hasattr(v, "tolist") else v) for k, v in row.items()}
 
 
 def _rare_id(case):
@@ -164,4 +164,4 @@ def test_c_m1_checker_resettles_the_scripted_special_rule_positions(case):
     rules = ruleset(preset, **options)
     row = position(rules).play(script)
     assert row["winners"]
-    _check_rows(rules, [_plain(row)])
+    _check_rows(rules, [logged_row(row)])

@@ -7,8 +7,8 @@ seat 0 (seat 1 下家, seat 2 对家, seat 3 上家).  [Q] self-draw shares are
 2 × hand value (TDH-V3), a small hand is 1 unit (TDH-V1).
 """
 
-import numpy as np
 import pytest
+from checker.scripted import logged_row
 from checker.settlement import COMPONENTS, settle
 from simtools import ScriptedHand
 
@@ -22,24 +22,11 @@ D = ruleset("tuidaohu_dianpao")
 G = ruleset("tuidaohu_ghost")
 
 
-def _plain(row: dict) -> dict:
-    """A scripted row with numpy values turned into the Python values a run's log holds."""
-    plain = {}
-    for key, value in row.items():
-        if isinstance(value, np.ndarray):
-            value = value.tolist()
-        elif isinstance(value, np.generic):
-            value = value.item()
-        plain[key] = value
-    plain["horse_pool"] = plain["horses"]  # ScriptedHand sets its horses aside directly, not from a wall's back
-    return plain
-
-
 def assert_nets(row: dict, rules, **expected):
     """The logged nets and the checker's nets both equal the hand-worked ``expected`` (net_win=[...], net=[...])."""
     logged = {name: list(row[name]) for name in expected}
     assert logged == expected
-    found = settle(_plain(row), rules)
+    found = settle(logged_row(row), rules)
     mine = {name: (found.net() if name == "net" else found.net(name.removeprefix("net_"))) for name in expected}
     assert mine == expected
     assert found.net() == list(row["net"]) and all(found.net(c) == list(row[f"net_{c}"]) for c in COMPONENTS)

@@ -154,7 +154,7 @@ def win_shares(rules, row: dict, k: int, points: int) -> dict[int, int]:
     shares = 1  # JPH-M2: the discarder alone pays one share
     if rules.discard_pays_all and "human" not in row["patterns"][k]:
         shares = 3  # JPH-M2 option 包三家; JPH-M3: 人和 is paid by the dealer alone, one share
-    if getattr(rules, "triple_win_pays_all", False) and row["win_kind"].count("discard") == 3:
+    if rules.triple_win_pays_all and row["win_kind"].count("discard") == 3:
         shares = 3  # JPH-S1 option: in a 一炮三响 the discarder pays each winner three shares
     return {row["discarder"]: points * rules.discard_multiplier * shares}
 
@@ -184,7 +184,7 @@ def trigger_holds(rules, trigger, triggers) -> bool:
     """包先不包后: a feeder is liable for the first player they fed only — within JPH-S4, or across
     JPH-S4 and JPH-S5 with ``liability_once_across_rules`` (JPH-S5a)."""
     turn, feeder, fed, rule = trigger
-    across = getattr(rules, "liability_once_across_rules", False)
+    across = getattr(rules, "liability_once_across_rules", False)  # JPH-S5a option, not in the registry yet
     if not (across or (rule == "JPH-S4" and rules.liability_first_only)):
         return True
     return not any(f == feeder and other != fed and t < turn and (across or r == rule) for t, f, other, r in triggers)
@@ -196,11 +196,9 @@ def self_draw_feeder(rules, row: dict, winner: int) -> int | None:
     holding = [t for t in triggers if t[2] == winner and trigger_holds(rules, t, triggers)]
     if not holding:
         return None
-    if getattr(rules, "liability_precedence", "first") == "limit":
-        holding.sort(key=lambda t: t[3] != "JPH-S5")  # JPH-S5a option: the JPH-S5 feeder pays
-    else:
-        holding.sort()  # JPH-S5a: the earlier trigger pays
-    return holding[0][1]
+    # JPH-S5a: the earlier trigger pays.  (Its option "limit", the JPH-S5 feeder pays, names the same seat in a
+    # 13-tile hand: a JPH-S5 claim is the third or fourth exposed set, so it never comes after the fourth.)
+    return min(holding)[1]
 
 
 def liable_seat(rules, row: dict, k: int) -> int | None:
