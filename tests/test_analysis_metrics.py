@@ -101,7 +101,7 @@ def make_hands(rows: list[dict], run_id="run-a", policies=("A", "B", "A", "B")) 
         "patterns": [], "win_hands": [], "win_melds": [], "last_tile": [], "first_turn": [], "liable": None,
         "net": ZERO, "net_win": None, "net_kong": ZERO, "net_horse": ZERO, "net_liability": ZERO,
         "net_penalty": ZERO, "wilds": [], "horses": [], "horse_seats": [], "horse_hits": 0, "turns": 0,
-        "wall_left": 0,
+        "wall_left": 0, "followed_dealer": False,
     }  # fmt: skip
     full = []
     for i, row in enumerate(rows):

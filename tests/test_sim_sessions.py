@@ -39,6 +39,29 @@ def test_jph_p6_dealer_rotation_round_wind_and_streak(policy):
     assert rotations > (20 if policy == "efficiency" else 0) and kept > 5
 
 
+@pytest.mark.parametrize("preset", ["jipinghu", "tuidaohu"])
+def test_c_s2_round_wind_advances_once_every_seat_has_dealt_and_the_deal_passes(preset):
+    # 鸡平胡 passes the deal to the 下家 (JPH-P6); 推倒胡's winner deals (TDH-P5), so the deal can come back to
+    # the session's first dealer before every seat has dealt: that is not yet a full round (C-S2)
+    hands = _hands(preset, "efficiency", sessions=12, length=24, seed=4)
+    advances = early_returns = 0
+    dealt, first = {hands[0]["dealer"]}, hands[0]["dealer"]
+    for prev, cur in zip(hands, hands[1:]):
+        if cur["session"] != prev["session"]:
+            assert cur["round_wind"] == 0
+            dealt, first = {cur["dealer"]}, cur["dealer"]
+            continue
+        passes = cur["dealer"] != prev["dealer"]
+        full_round = passes and len(dealt) == 4
+        assert cur["round_wind"] == (prev["round_wind"] + full_round) % 4, (preset, cur["hand_id"])
+        early_returns += passes and cur["dealer"] == first and not full_round
+        advances += full_round
+        dealt = {cur["dealer"]} if full_round else dealt | {cur["dealer"]}
+    assert advances > 5
+    if preset == "tuidaohu":
+        assert early_returns > 5  # the deal came back to the first dealer before a full round
+
+
 def test_next_dealer_on_a_draw_can_pass():
     hands = _hands("jipinghu", "random", sessions=6, length=8, seed=2, next_dealer_after_draw="next")
     draws = [(p, c) for p, c in zip(hands, hands[1:]) if c["session"] == p["session"] and not p["winners"]]

@@ -67,9 +67,9 @@ COLUMNS: dict[str, tuple[pa.DataType, str]] = {
         "per winner: for a 杠上开花 win, the seat whose discard made the kong (JPH-S2/TDH-S2 fact), else -1",
     ),
     "twelve_feeder": (_SEATS, "per seat: who fed its fourth exposed set (JPH-S4 fact), -1 none"),
-    "twelve_turn": (_SEATS, "per seat: discard count when that happened (orders 包先不包后)"),
+    "twelve_turn": (_SEATS, "per seat: discard count when that happened (orders 包先不包后), -1 none"),
     "limit_feeder": (_SEATS, "per seat: who fed its 4th wind / 3rd dragon pung (JPH-S5 fact), -1 none"),
-    "limit_turn": (_SEATS, "per seat: discard count when that happened"),
+    "limit_turn": (_SEATS, "per seat: discard count when that happened, -1 none"),
     "followed_dealer": (
         pa.bool_(),
         "跟庄 fact (C-P7): the first discards of all four players, before any claim, were the kind of the "

@@ -174,7 +174,7 @@ def _reset_missed(st, b, s):
 
 
 @njit(cache=True)
-def _start_hand(st, p, b, session, hand_in_session, dealer, round_wind, streak, session_dealer, horse_count):
+def _start_hand(st, p, b, session, hand_in_session, dealer, round_wind, streak, dealt_seats, horse_count):
     """Shuffle (C-W1) and deal (C-W2): the dealer's 14th tile is its first 'draw'."""
     st.session[b] = session
     st.hand_in_session[b] = hand_in_session
@@ -195,7 +195,7 @@ def _start_hand(st, p, b, session, hand_in_session, dealer, round_wind, streak, 
     st.dealer[b] = dealer
     st.round_wind[b] = round_wind
     st.streak[b] = streak
-    st.session_dealer[b] = session_dealer
+    st.dealt_seats[b] = dealt_seats
     st.horse_count[b] = horse_count
     _deal(st, p, b)
 
@@ -233,7 +233,9 @@ def _deal(st, p, b):
     st.missed_fan[b] = -1
     st.pung_blocked[b] = 0
     st.twelve_feeder[b] = -1
+    st.twelve_turn[b] = -1  # reset with the feeders: a row never carries an earlier hand's value (issue 9)
     st.limit_feeder[b] = -1
+    st.limit_turn[b] = -1
     st.follow_kind[b] = -1
     st.followed[b] = False
     st.rob_concealed[b] = False
@@ -361,8 +363,12 @@ def _start_next(st, p, b, queue):
         dealer = _next_dealer(st, p, b)
         streak = st.streak[b] + 1 if dealer == st.dealer[b] else 0
         round_wind = st.round_wind[b]
-        if dealer != st.dealer[b] and dealer == st.session_dealer[b]:
-            round_wind = (round_wind + 1) % 4  # C-S2: a full round of dealers
+        dealt = st.dealt_seats[b]
+        if dealer != st.dealer[b] and dealt == 15:
+            # C-S2: every seat has dealt since the round began and the deal passes on: a full round (圈)
+            round_wind = (round_wind + 1) % 4
+            dealt = 0
+        dealt |= 1 << dealer
         _start_hand(
             st,
             p,
@@ -372,7 +378,7 @@ def _start_next(st, p, b, queue):
             dealer,
             round_wind,
             streak,
-            st.session_dealer[b],
+            dealt,
             _next_horse_count(st, p, b, dealer),
         )
         return
@@ -380,7 +386,7 @@ def _start_next(st, p, b, queue):
         session = queue[0]
         queue[0] += 1
         dealer = _session_dealer(p, session)
-        _start_hand(st, p, b, session, 0, dealer, p.first_round_wind, 0, dealer, p.horse_base)
+        _start_hand(st, p, b, session, 0, dealer, p.first_round_wind, 0, 1 << dealer, p.horse_base)
         return
     st.phase[b] = PH_IDLE
     st.session[b] = -1
@@ -1019,7 +1025,7 @@ def start_tables(st, p, queue):
 @njit(cache=True)
 def start_hand_at(st, p, b, session, hand_in_session, dealer, round_wind, streak, horse_count):
     """Start one given hand on table ``b`` (replay): its seed follows from the run key and hand id."""
-    _start_hand(st, p, b, session, hand_in_session, dealer, round_wind, streak, dealer, horse_count)
+    _start_hand(st, p, b, session, hand_in_session, dealer, round_wind, streak, 1 << dealer, horse_count)
 
 
 @njit(cache=True)

@@ -76,7 +76,7 @@ class State(structref.StructRefProxy):
         ``dealer``: int8 (B,)
         ``round_wind``: int8 (B,)
         ``streak``: int16 (B,): hands the dealer has kept the deal in a row (0 on a new dealer)
-        ``session_dealer``: int8 (B,): the session's first dealer (round wind advances on return)
+        ``dealt_seats``: int8 (B,): bit per seat that has dealt since the round began (C-S2 round wind)
         ``turns``: int16 (B,): discards made this hand
         ``claims_made``: bool (B,): a chow, pung or kong claimed from a discard this hand (ends the 天和/地和/人和
             first go-around); a concealed kong too with ``first_turn_ends_on_concealed_kong``
@@ -162,7 +162,7 @@ STATE_FIELDS = (
     "dealer",
     "round_wind",
     "streak",
-    "session_dealer",
+    "dealt_seats",
     "turns",
     "claims_made",
     "replacement",
@@ -249,7 +249,7 @@ def allocate_state(tables: int) -> State:
         dealer=np.zeros(b, np.int8),
         round_wind=np.zeros(b, np.int8),
         streak=np.zeros(b, np.int16),
-        session_dealer=np.zeros(b, np.int8),
+        dealt_seats=np.zeros(b, np.int8),
         turns=np.zeros(b, np.int16),
         claims_made=np.zeros(b, np.bool_),
         replacement=np.zeros(b, np.int8),
