@@ -47,7 +47,8 @@ rob_kong_own_discard kong_replacement next_dealer_after_win next_dealer_after_dr
 first_turn_ends_on_concealed_kong
 fan limit_fan bonuses kong_flower robbed_kong_bonus triple_win_raise discard_pays_all triple_win_pays_all
 liability_kong_flower
-liability_robbed_kong liability_twelve_tiles liability_limit_hands liability_first_only nine_gates_wait
+liability_robbed_kong liability_twelve_tiles liability_limit_hands liability_first_only liability_precedence
+liability_once_across_rules nine_gates_wait
 hand_value big_hands small_hand_value big_hand_value self_draw_multiplier discard_multiplier earthly_rule
 no_ghost_multiplier kong_flower_multiplier robbed_kong_multiplier seven_pairs_multiplier
 ghost_as_itself_counts_as_no_ghost full_ghosts full_ghosts_value full_ghosts_horses orphans_rob_concealed_kong
@@ -63,7 +64,7 @@ white_is_flower split_tiles_at split_kong_extra caishen_same_kind caishen_flip_f
 # PINNED: content_hash of the `jipinghu` preset.  Changing the preset's rules (or an
 # option default, or adding an option) changes it; update this literal deliberately,
 # because every logged hand carries the hash of the ruleset it was played under.
-JIPINGHU_HASH = "a314b60ef5631c24"
+JIPINGHU_HASH = "bb0442bdbb221020"
 
 
 # ---------------------------------------------------------------------------
@@ -78,7 +79,7 @@ def test_registry_is_the_option_contract():
 def test_every_option_is_documented():
     for option in OPTIONS.values():
         assert option.meaning and option.section, option.name
-        assert all(re.fullmatch(r"(C|JPH|TDH|XZ|SHT)-[A-Z]+\d+", r) for r in option.rules), option.name
+        assert all(re.fullmatch(r"(C|JPH|TDH|XZ|SHT)-[A-Z]+\d+[a-z]?", r) for r in option.rules), option.name
         if option.name not in ("name", "description", "family"):
             assert option.rules, f"{option.name} cites no rule ID"
 

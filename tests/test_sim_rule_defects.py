@@ -262,3 +262,44 @@ def test_tdh_p3_a_claim_does_not_lift_a_passed_win():
     hand.play({3: ["discard 1z"], 1: ["pass", "pung", "discard 9s"], 0: ["discard 2z"], 2: ["discard 6s"]})
     decisions = _seat_decisions(hand, 1)
     assert decisions[:4] == [(RESPONSE, True), (RESPONSE, False), (TURN, False), (TURN, False)]
+
+
+# ---- JPH-S5a: precedence of JPH-S4 and JPH-S5 feeders, and the reach of 包先不包后 --------------------------
+
+
+def feeder_of_two_position(rules):
+    """Seat 0 feeds seat 2's fourth exposed set (8m, JPH-S4), then seat 1's third dragon pung (7z, JPH-S5);
+    seat 1 then self-draws 大三元."""
+    return ScriptedHand(
+        rules,
+        {0: "289m278p2589s3467z", 1: "77z234m88p", 2: "66m88m", 3: "1357m1357p1357s3z"},
+        melds={1: ["pung:5z", "pung:6z"], 2: ["pung:2z", "pung:9s", "chow:456p"]},
+        draws="1p9p3s2s4p8p",
+    ).play({0: ["discard 8m", "discard 7z"], 1: ["pung", "discard 8p", "win"], 2: ["pung", "discard 6m"]})
+
+
+def test_jph_s5a_by_default_bao_xian_bu_bao_hou_counts_within_jph_s4_only():
+    row = feeder_of_two_position(J3)
+    assert row["twelve_feeder"].tolist()[2] == 0 and row["limit_feeder"].tolist()[1] == 0
+    assert row["patterns"] == [["big_dragons"]] and row["liable"] == 0
+    assert list(row["net"]) == [-192, 192, 0, 0]  # JPH-S5: seat 0 pays all three shares of 64
+
+
+def test_jph_s5a_liability_once_across_rules_frees_the_feeder_already_liable_for_another():
+    across = ruleset("jipinghu", liability_once_across_rules=True)
+    row = feeder_of_two_position(across)
+    # seat 0's first liability was for seat 2 (JPH-S4): it is not liable for seat 1 as well
+    assert row["liable"] is None and list(row["net"]) == [-64, 192, -64, -64]
+    assert resettled_net(feeder_of_two_position(J3), across) == [-64, 192, -64, -64]
+
+
+def test_jph_s5a_liability_precedence_first_or_limit():
+    # In 13-tile play the third dragon pung is one of the four exposed sets, so the JPH-S5 claim never comes
+    # after the JPH-S4 one; the facts are set by hand (seat 3 fed seat 1's fourth set at discard 5, before
+    # seat 0 fed the dragon) to settle the two readings of JPH-S5a.
+    row = feeder_of_two_position(J3)
+    assert row["limit_turn"].tolist()[1] > 5
+    row["twelve_feeder"] = np.array([-1, 3, -1, -1])
+    row["twelve_turn"] = np.array([-1, 5, -1, -1])
+    assert resettled_net(row, J3) == [0, 192, 0, -192]  # first: the JPH-S4 trigger came first
+    assert resettled_net(row, ruleset("jipinghu", liability_precedence="limit")) == [-192, 192, 0, 0]

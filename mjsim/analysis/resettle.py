@@ -38,7 +38,7 @@ SETTLEMENT_OPTIONS = frozenset({
     # JPH-F, JPH-M, JPH-S: scoring, payment split and liabilities
     "cap", "fan", "limit_fan", "bonuses", "kong_flower", "robbed_kong_bonus", "triple_win_raise",
     "discard_pays_all", "triple_win_pays_all", "liability_kong_flower", "liability_robbed_kong", "liability_twelve_tiles",
-    "liability_limit_hands", "liability_first_only", "nine_gates_wait",
+    "liability_limit_hands", "liability_first_only", "liability_precedence", "liability_once_across_rules", "nine_gates_wait",
     # TDH-V, TDH-K, TDH-M: values, multipliers, kong money, horses
     "big_hands", "small_hand_value", "big_hand_value", "self_draw_multiplier", "discard_multiplier",
     "earthly_rule", "no_ghost_multiplier", "kong_flower_multiplier", "full_ghosts_value",

@@ -294,6 +294,20 @@ _entries += [
     _bool("liability_limit_hands", True, "JPH-S5", "包自摸 for feeding the fourth wind / third dragon pung"),
     _bool("liability_first_only", True, "JPH-S4", "包先不包后: a player is liable for the first one only"),
     _choice(
+        "liability_precedence",
+        ("first", "limit"),
+        "first",
+        "JPH-S5a JPH-H1",
+        "JPH-S4 and JPH-S5 feeders liable for one win: the one whose trigger came first pays, or the JPH-S5 "
+        "(limit-hand) feeder",
+    ),
+    _bool(
+        "liability_once_across_rules",
+        False,
+        "JPH-S5a JPH-H1",
+        "包先不包后 (liability_first_only) counts JPH-S4 and JPH-S5 liabilities together, not within JPH-S4 only",
+    ),
+    _choice(
         "nine_gates_wait",
         ("pure", "shape"),
         "pure",

@@ -92,6 +92,8 @@ class Ruleset:
     liability_twelve_tiles: bool = _d("liability_twelve_tiles")
     liability_limit_hands: bool = _d("liability_limit_hands")
     liability_first_only: bool = _d("liability_first_only")
+    liability_precedence: str = _d("liability_precedence")
+    liability_once_across_rules: bool = _d("liability_once_across_rules")
     nine_gates_wait: str = _d("nine_gates_wait")
     # tuidaohu value, kongs, horses, wilds (TDH-*)
     hand_value: str = _d("hand_value")

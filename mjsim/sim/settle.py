@@ -67,27 +67,50 @@ def settle_jipinghu(st, p, b):
 
 
 @njit(cache=True)
+def _liable_before(st, p, b, d, w, when, across_rules):
+    """包先不包后: seat ``d`` became liable for a player other than ``w`` before discard count ``when``
+    (by JPH-S4, and with ``across_rules`` by JPH-S5 too; only rules switched on make anyone liable)."""
+    for other in range(4):
+        if other == w:
+            continue
+        if p.liability_twelve_tiles and st.twelve_feeder[b, other] == d and st.twelve_turn[b, other] < when:
+            return True
+        if (
+            across_rules
+            and p.liability_limit_hands
+            and st.limit_feeder[b, other] == d
+            and st.limit_turn[b, other] < when
+        ):
+            return True
+    return False
+
+
+@njit(cache=True)
 def self_draw_liable(st, p, b, w):
     """JPH-S4 / JPH-S5 包自摸: the seat liable for seat ``w``'s self-drawn win, from the logged facts, or -1.
 
-    The earlier trigger counts.  包先不包后 (``liability_first_only``): a feeder
-    is liable only for the first player it gave a fourth exposed set.
+    包先不包后 (``liability_first_only``): a feeder is liable only for the
+    first player it made it liable for, counted within JPH-S4, or across
+    JPH-S4 and JPH-S5 with ``liability_once_across_rules`` (JPH-S5a).  Two
+    feeders for one win (JPH-S5a ``liability_precedence``): the earlier
+    trigger pays, or the JPH-S5 feeder.
     """
-    seat = -1
-    when = 1 << 30
+    across = p.liability_once_across_rules
+    twelve = -1
     d = st.twelve_feeder[b, w]
     if p.liability_twelve_tiles and d >= 0:
-        first = True
-        if p.liability_first_only:
-            for other in range(4):
-                if other != w and st.twelve_feeder[b, other] == d and st.twelve_turn[b, other] < st.twelve_turn[b, w]:
-                    first = False
-        if first:
-            seat = d
-            when = st.twelve_turn[b, w]
-    if p.liability_limit_hands and st.limit_feeder[b, w] >= 0 and st.limit_turn[b, w] < when:
-        seat = st.limit_feeder[b, w]
-    return seat
+        if not (p.liability_first_only and _liable_before(st, p, b, d, w, st.twelve_turn[b, w], across)):
+            twelve = d
+    limit = -1
+    d = st.limit_feeder[b, w]
+    if p.liability_limit_hands and d >= 0:
+        if not (p.liability_first_only and across and _liable_before(st, p, b, d, w, st.limit_turn[b, w], True)):
+            limit = d
+    if twelve < 0 or limit < 0:
+        return max(twelve, limit)
+    if p.liability_limit_precedence or st.limit_turn[b, w] < st.twelve_turn[b, w]:
+        return limit
+    return twelve
 
 
 @njit(cache=True)

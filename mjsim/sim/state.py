@@ -357,6 +357,8 @@ class EngineParams(NamedTuple):
     liability_twelve_tiles: bool
     liability_limit_hands: bool
     liability_first_only: bool
+    liability_limit_precedence: bool  # JPH-S5a liability_precedence = limit
+    liability_once_across_rules: bool  # JPH-S5a
     discard_pays_all: bool
     first_turn_ends_on_concealed_kong: bool  # JPH-F2 / TDH-V2 option
     triple_win_pays_all: bool  # JPH-S1 option: 包三家 on a triple discard win
@@ -424,6 +426,8 @@ def engine_params(ruleset, *, session_length=1, first_dealer=-1, first_round_win
         liability_twelve_tiles=ruleset.liability_twelve_tiles,
         liability_limit_hands=ruleset.liability_limit_hands,
         liability_first_only=ruleset.liability_first_only,
+        liability_limit_precedence=ruleset.liability_precedence == "limit",
+        liability_once_across_rules=ruleset.liability_once_across_rules,
         discard_pays_all=ruleset.discard_pays_all,
         first_turn_ends_on_concealed_kong=ruleset.first_turn_ends_on_concealed_kong,
         triple_win_pays_all=ruleset.triple_win_pays_all,
