@@ -60,6 +60,8 @@ HOUSE_CASES = [
     ("tuidaohu", {"horse_settlement": "net"}),  # TDH-M4 net, TDH-H11
     ("tuidaohu_dianpao", {"horse_settlement": "net"}),
     ("jipinghu", {"triple_win_pays_all": True}),  # JPH-S1 option (JPH-H1)
+    ("jipinghu", {"liability_precedence": "limit", "liability_once_across_rules": True}),  # JPH-S5a options
+    ("jipinghu_5fan_min3", {"liability_once_across_rules": True}),  # more limit hands, more JPH-S5 triggers
     ("jipinghu_5fan", {"nine_gates_wait": "shape", "first_turn_ends_on_concealed_kong": True}),  # JPH-F2 options
 ]
 CASES = [(p, {}) for p in PRESETS] + OPTION_CASES + HOUSE_CASES
@@ -140,6 +142,8 @@ RARE_POSITIONS = [
      {0: ["discard 7z", "discard 8m"], 1: ["pung", "discard 4m"], 2: ["pung", "discard 6m", "win"]}),
     (dragon_position, "jipinghu", {}, {0: ["discard 7z"], 1: ["pung", "discard 5p", "win"]}),  # JPH-S5
     (dragon_position, "jipinghu_5fan", {}, {0: ["discard 7z"], 1: ["pung", "discard 5p", "win"]}),
+    (dragon_position, "jipinghu", {"liability_precedence": "limit", "liability_once_across_rules": True},
+     {0: ["discard 7z"], 1: ["pung", "discard 5p", "win"]}),
     (triple_win_position, "jipinghu", {}, {0: ["discard 5m"], 1: ["win"], 2: ["win"], 3: ["win"]}),  # JPH-S1
     (triple_win_position, "jipinghu", {"discard_pays_all": True},
      {0: ["discard 5m"], 1: ["win"], 2: ["win"], 3: ["win"]}),

@@ -181,11 +181,11 @@ def fed_triggers(rules, row: dict) -> list[tuple[int, int, int, str]]:
 
 
 def trigger_holds(rules, trigger, triggers) -> bool:
-    """包先不包后: a feeder is liable for the first player they fed only — within JPH-S4, or across
-    JPH-S4 and JPH-S5 with ``liability_once_across_rules`` (JPH-S5a)."""
+    """包先不包后 (JPH-S4): a feeder is liable for the first player they fed only — within JPH-S4, or across
+    JPH-S4 and JPH-S5 when ``liability_once_across_rules`` extends the limit (JPH-S5a)."""
     turn, feeder, fed, rule = trigger
-    across = getattr(rules, "liability_once_across_rules", False)  # JPH-S5a option, not in the registry yet
-    if not (across or (rule == "JPH-S4" and rules.liability_first_only)):
+    across = rules.liability_once_across_rules
+    if not (rules.liability_first_only and (across or rule == "JPH-S4")):
         return True
     return not any(f == feeder and other != fed and t < turn and (across or r == rule) for t, f, other, r in triggers)
 
@@ -196,9 +196,13 @@ def self_draw_feeder(rules, row: dict, winner: int) -> int | None:
     holding = [t for t in triggers if t[2] == winner and trigger_holds(rules, t, triggers)]
     if not holding:
         return None
-    # JPH-S5a: the earlier trigger pays.  (Its option "limit", the JPH-S5 feeder pays, names the same seat in a
-    # 13-tile hand: a JPH-S5 claim is the third or fourth exposed set, so it never comes after the fourth.)
-    return min(holding)[1]
+    if rules.liability_precedence == "limit":
+        holding.sort(key=lambda t: t[3] != "JPH-S5")  # JPH-S5a option: the JPH-S5 (limit-hand) feeder pays
+    else:
+        holding.sort()  # JPH-S5a: the player whose trigger came first pays
+    # (In a 13-tile hand both name the same seat: a JPH-S5 claim is the third or fourth exposed set, so it never
+    # comes after the JPH-S4 claim of the fourth.)
+    return holding[0][1]
 
 
 def liable_seat(rules, row: dict, k: int) -> int | None:
