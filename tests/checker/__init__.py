@@ -1,0 +1,1 @@
+"""An independent settlement checker written from the rules reference (see ``settlement``)."""
