@@ -26,6 +26,7 @@ import polars as pl
 from mjsim.analysis.resettle import play_changes, resettle
 from mjsim.io.dataset import RUN_INFO, read_run_info, scan_hands, write_run_info
 from mjsim.rules import OPTIONS, Ruleset, ruleset
+from mjsim.sim.runner import split_policy_specs
 
 # --vary shorthands that set several options at once
 ALIASES = {
@@ -134,8 +135,11 @@ def write_resettled(base_dir: Path, variant: Variant, out_dir: Path, label: str)
 
 
 def rotate(policies: tuple[str, ...], r: int) -> tuple[str, ...]:
-    """Duplicate seating: the policy of seat s moves to seat (s + r) % 4."""
-    seats = list(policies) * 4 if len(policies) == 1 else list(policies)
+    """Duplicate seating: the policy of seat s moves to seat (s + r) % 4 (one policy for every seat, or four)."""
+    seats = split_policy_specs(policies)
+    if len(seats) not in (1, 4):
+        raise ValueError(f"duplicate seating rotates four seats: give one policy or four, got {len(seats)}: {seats}")
+    seats = seats * 4 if len(seats) == 1 else seats
     return tuple(seats[(s - r) % 4] for s in range(4))
 
 

@@ -79,7 +79,11 @@ def part_files(directory) -> list[Path]:
 
 
 def scan_hands(*directories) -> pl.LazyFrame:
-    """A lazy polars scan over the hand logs of one or more run directories."""
+    """A lazy polars scan over the hand logs of one or more run directories (each given once)."""
+    resolved = [Path(d).resolve() for d in directories]
+    if len(set(resolved)) < len(resolved):
+        twice = next(d for d, r in zip(directories, resolved, strict=True) if resolved.count(r) > 1)
+        raise ValueError(f"run directory {twice} is given twice: its hands would be counted twice")
     files = [str(p) for d in directories for p in part_files(d)]
     return pl.scan_parquet(files)
 

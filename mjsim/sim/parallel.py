@@ -20,6 +20,7 @@ import mjsim
 from mjsim.io.dataset import DatasetWriter, write_run_info
 from mjsim.progress import Progress
 from mjsim.sim.runner import check_supported, play_sessions, seat_policies
+from mjsim.workers import resolve_workers
 
 CHUNK_HANDS = 20_000
 
@@ -105,6 +106,7 @@ def _constants(spec: RunSpec, specs) -> dict:
 
 def simulate(spec: RunSpec, out_dir, workers: int = 1, progress: bool | None = None) -> dict:
     """Run ``spec`` into ``out_dir``; return the run info written to ``run.json``."""
+    workers = resolve_workers(workers)  # 1 or more, or -1 for every core
     validate(spec)
     if not spec.run_id:
         spec = RunSpec(**{**spec.__dict__, "run_id": uuid.uuid4().hex[:12]})

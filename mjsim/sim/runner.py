@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from mjsim.rules import Ruleset
 from mjsim.sim import engine
 from mjsim.sim.constants import N_ACTIONS
 from mjsim.sim.observation import empty_observation, policy_rules, take
@@ -41,6 +42,8 @@ class SeatPolicies:
 
 def check_supported(ruleset) -> None:
     """The engine plays these families so far; say so clearly for the rest."""
+    if not isinstance(ruleset, Ruleset):
+        raise TypeError(f"expected a Ruleset (e.g. mjsim.ruleset({ruleset!r})), got {ruleset!r}")
     if ruleset.family not in SUPPORTED_FAMILIES:
         raise NotImplementedError(
             f"the simulator plays {', '.join(SUPPORTED_FAMILIES)} so far; {ruleset.family!r} "
@@ -140,11 +143,9 @@ def _decide(seats, seat_policy, obs, legal, rng_rows, actions, row_seat, rows, r
         actions[idx] = chosen
 
 
-def seat_policies(specs) -> SeatPolicies:
-    """Parse one spec for every seat, or four: a list, or one string split on ``;``
+def split_policy_specs(specs) -> list:
+    """The policy specs written: a list, or one string split on ``;``
     (``"efficiency;value:greed=0.9;defensive;random"``; plain names may also be split on ``,``)."""
-    from mjsim.agents import parse_policy
-
     parts = [specs] if isinstance(specs, str) else list(specs)
     if len(parts) == 1 and isinstance(parts[0], str):
         text = parts[0]
@@ -152,6 +153,14 @@ def seat_policies(specs) -> SeatPolicies:
             parts = text.split(";")
         elif "," in text and ":" not in text:
             parts = text.split(",")
+    return parts
+
+
+def seat_policies(specs) -> SeatPolicies:
+    """Parse one spec for every seat, or four (see :func:`split_policy_specs`)."""
+    from mjsim.agents import parse_policy
+
+    parts = split_policy_specs(specs)
     if len(parts) == 1:
         parts = parts * 4
     if len(parts) != 4:
