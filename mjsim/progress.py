@@ -8,6 +8,7 @@ quiet switch is on (:func:`set_quiet`, the CLI's ``--quiet``).
 
 from __future__ import annotations
 
+import importlib.util
 import sys
 import weakref
 
@@ -68,12 +69,9 @@ class Progress:
 
     def _open(self, stream):
         options = dict(total=self.total, unit=f" {self.label}", file=stream, mininterval=0.1, dynamic_ncols=True)
-        if _in_notebook() and stream is sys.stderr:
-            try:
-                return _auto_tqdm(**options)
-            except ImportError:  # the notebook has no ipywidgets: a text bar instead
-                pass
-        return _text_tqdm(**options)
+        # the widget needs ipywidgets; without it a notebook shows the text bar
+        widget = _in_notebook() and stream is sys.stderr and importlib.util.find_spec("ipywidgets") is not None
+        return (_auto_tqdm if widget else _text_tqdm)(**options)
 
     def update(self, n: int) -> None:
         n = int(n)
