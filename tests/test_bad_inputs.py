@@ -263,6 +263,8 @@ CLI_CASES = [
     (["demo", "--out", ""], USER),
     (["demo", "--report", ""], USER),
     (["demo", "--frob"], USER),
+    (["demo", "--hands", "8", "--workers", "1", "--out", "/dev/null"], IO),
+    (["demo", "--hands", "8", "--workers", "1", "--out", "{file}"], IO),
 ]
 
 
