@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import math
 
-from mjsim.workers import ALLOWED, check_workers
+from mjsim.sim.backends import resolve_workers
 
 
 class UsageError(ValueError):
@@ -48,9 +48,9 @@ def workers(text: str) -> int:
     """Worker processes: 1 or more, or -1 for one per core."""
     value = _whole_number(text)
     try:
-        check_workers(value)
+        resolve_workers(value, 1)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"must be {ALLOWED}; got {value}") from None
+        raise argparse.ArgumentTypeError(f"must be 1 or more, or -1 for every core; got {value}") from None
     return value
 
 

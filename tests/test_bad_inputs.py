@@ -23,8 +23,8 @@ from mjsim import ruleset, score_hand
 from mjsim.analysis import pattern_table, seat_table, session_risk
 from mjsim.analysis.paired import hands_needed
 from mjsim.analysis.resettle import resettle
-from mjsim.analysis.variants import build_variants, parse_vary, rotate
-from mjsim.cli import main
+from mjsim.analysis.variants import build_variants, parse_vary, seatings
+from mjsim.cli import build_parser, main
 from mjsim.io import read_hands
 from mjsim.io.dataset import scan_hands
 from mjsim.report import load_runs, write_report
@@ -94,7 +94,8 @@ def _check_one_line_error(status, stderr, expected_status, cwd: Path, before, sh
     assert "Traceback" not in stderr
     assert status == expected_status, stderr
     lines = stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("mjsim: error: ") and len(lines[0]) > 20, stderr
+    prefix = "mjsim: " if expected_status == 130 else "mjsim: error: "  # Ctrl-C: "mjsim: interrupted..."
+    assert len(lines) == 1 and lines[0].startswith(prefix) and len(lines[0]) > 16, stderr
     assert not any(ord(c) < 32 or 0x7F <= ord(c) < 0xA0 for c in lines[0]), repr(lines[0])
     assert list(cwd.iterdir()) == [], "a failed command wrote files"
     assert _snapshot(shared["root"]) == before, "a failed command changed the shared fixtures"
@@ -344,7 +345,7 @@ def test_ctrl_c_is_one_line_and_exit_130(shared, tmp_path):
     done = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, env=env, capture_output=True, text=True,
                           timeout=120)  # fmt: skip
     _check_one_line_error(done.returncode, done.stderr, 130, tmp_path, before, shared)
-    assert done.stderr.strip() == "mjsim: error: interrupted"
+    assert done.stderr.strip() == "mjsim: interrupted"
 
 
 def test_keyboard_interrupt_message_is_passed_on(monkeypatch, capsys):
@@ -352,11 +353,11 @@ def test_keyboard_interrupt_message_is_passed_on(monkeypatch, capsys):
     from mjsim import cli
 
     def interrupted(args):
-        raise KeyboardInterrupt("resume with --resume")
+        raise KeyboardInterrupt("interrupted: resume with --resume")
 
     monkeypatch.setattr(cli, "_cmd_rules", interrupted)
     assert cli.main(["rules"]) == 130
-    assert capsys.readouterr().err == "mjsim: error: interrupted: resume with --resume\n"
+    assert capsys.readouterr().err == "mjsim: interrupted: resume with --resume\n"
 
 
 def test_a_closed_output_pipe_ends_quietly(tmp_path):
@@ -498,8 +499,8 @@ def _api_cases(paths):
         "session_risk(5)": (TypeError, lambda: session_risk(5)),
         "pattern_table([1, 2])": (TypeError, lambda: pattern_table([1, 2])),
         # comparisons
-        "rotate(two policies)": (ValueError, lambda: rotate(("efficiency", "random"), 1)),
-        "rotate(three policies)": (ValueError, lambda: rotate(("efficiency,random,defensive",), 1)),
+        "seatings(two policies)": (ValueError, lambda: seatings(("efficiency", "random"))),
+        "seatings(three policies)": (ValueError, lambda: seatings(("efficiency,random,defensive",))),
         "parse_vary(cap)": (ValueError, lambda: parse_vary("cap")),
         "parse_vary(cap=)": (ValueError, lambda: parse_vary("cap=")),
         "build_variants(unknown)": (ValueError, lambda: build_variants(["no_such_preset"], [])),
@@ -537,8 +538,8 @@ def test_the_table_is_large():
     assert len(CLI_CASES) + len(SUBPROCESS_CASES) + len(API_NAMES) >= 150
 
 
-def test_workers_minus_one_means_every_core():
-    from mjsim.workers import available_cores, resolve_workers
+def test_workers_minus_one_means_every_core_and_is_accepted_by_the_cli():
+    from mjsim.sim.backends import resolve_workers
 
-    assert resolve_workers(-1) == available_cores() >= 1
-    assert resolve_workers(3) == 3
+    assert resolve_workers(-1, 1000) == (os.cpu_count() or 1)
+    assert build_parser().parse_args(["simulate", "--workers", "-1"]).workers == -1

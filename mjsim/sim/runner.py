@@ -24,6 +24,7 @@ from mjsim.sim.scoring import scoring
 from mjsim.sim.state import allocate_state, engine_params
 
 SUPPORTED_FAMILIES = ("jipinghu", "tuidaohu")
+PROGRESS_HANDS = 256  # finished hands between two progress reports
 
 
 @dataclass(frozen=True)
@@ -105,15 +106,20 @@ def play_sessions(
     rng_rows = np.zeros(max_rows, np.uint64)
     seat_policy = np.array(seats.groups, np.int64)
     engine.start_tables(state, params, queue)
+    counted = 0  # hands of the current buffer already passed to on_hands
     while True:
         rows = engine.collect(state, params, sc, queue, out, obs, legal, row_table, row_seat)
+        if on_hands is not None and out.count[0] - counted >= PROGRESS_HANDS:
+            on_hands(int(out.count[0]) - counted)  # progress per table batch, not per flush
+            counted = int(out.count[0])
         if out.count[0] >= chunk_rows or (rows == 0 and out.count[0] > 0):
             n = int(out.count[0])
             columns = arrow_columns(out, n) if as_arrow else rows_to_columns(out, n)
             out.count[0] = 0
             out.nets[:n] = 0
-            if on_hands is not None:
-                on_hands(n)
+            if on_hands is not None and n > counted:
+                on_hands(n - counted)
+            counted = 0
             yield columns
             if rows == 0:
                 continue
@@ -143,9 +149,11 @@ def _decide(seats, seat_policy, obs, legal, rng_rows, actions, row_seat, rows, r
         actions[idx] = chosen
 
 
-def split_policy_specs(specs) -> list:
-    """The policy specs written: a list, or one string split on ``;``
+def seat_policies(specs) -> SeatPolicies:
+    """Parse one spec for every seat, or four: a list, or one string split on ``;``
     (``"efficiency;value:greed=0.9;defensive;random"``; plain names may also be split on ``,``)."""
+    from mjsim.agents import parse_policy
+
     parts = [specs] if isinstance(specs, str) else list(specs)
     if len(parts) == 1 and isinstance(parts[0], str):
         text = parts[0]
@@ -153,14 +161,6 @@ def split_policy_specs(specs) -> list:
             parts = text.split(";")
         elif "," in text and ":" not in text:
             parts = text.split(",")
-    return parts
-
-
-def seat_policies(specs) -> SeatPolicies:
-    """Parse one spec for every seat, or four (see :func:`split_policy_specs`)."""
-    from mjsim.agents import parse_policy
-
-    parts = split_policy_specs(specs)
     if len(parts) == 1:
         parts = parts * 4
     if len(parts) != 4:
