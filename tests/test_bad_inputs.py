@@ -67,7 +67,8 @@ def shared(tmp_path_factory):
     paths["empty"].mkdir()
     paths["no_parts"] = root / "no_parts"
     paths["no_parts"].mkdir()
-    (paths["no_parts"] / "run.json").write_text((run / "run.json").read_text())
+    for info in run.glob("*.json"):  # the run's metadata, without its hand logs
+        (paths["no_parts"] / info.name).write_text(info.read_text())
     paths["ro"] = _read_only_dir(root)
     return paths
 
@@ -202,8 +203,8 @@ CLI_CASES = [
     ([*SIM, "--out", "{run}"], USER),
     ([*SIM, "--quiet", "--frob"], USER),
     # simulate: output paths that cannot be written
-    ([*SIM, "--out", "{file}"], IO),
-    ([*SIM, "--out", "/dev/null"], IO),
+    ([*SIM, "--out", "{file}"], USER),  # a file where a directory belongs: the user's to fix
+    ([*SIM, "--out", "/dev/null"], USER),
     ([*SIM, "--out", "/dev/null/run"], IO),
     ([*SIM, "--out", "{ro}/mjsim-run"], IO),
     ([*SIM, "--out", "{file}/run"], IO),
@@ -232,8 +233,9 @@ CLI_CASES = [
     ([*CMP, "--session-length", "5"], USER),
     (["compare", "--out", ""], USER),
     (["compare", "--report", ""], USER),
-    ([*CMP, "--session-length", "8", "--out", "{file}"], IO),
-    ([*CMP, "--session-length", "8", "--out", "/dev/null"], IO),
+    ([*CMP, "--session-length", "8", "--out", "{file}"], USER),
+    ([*CMP, "--session-length", "8", "--out", "/dev/null"], USER),
+    ([*CMP, "--session-length", "8", "--out", "/dev/null/compare"], IO),
     ([*CMP, "--session-length", "8", "--out", "{ro}/mjsim-compare"], IO),
     # report
     (["report"], USER),
@@ -247,7 +249,7 @@ CLI_CASES = [
     (["report", "{run}", "--out", "{file}/report.html"], IO),
     (["report", "{run}", "--out", "/dev/null/report.html"], IO),
     (["report", "{run}", "--out", "{ro}/report.html"], IO),
-    (["report", "{run}", "--out", "{empty}"], IO),
+    (["report", "{run}", "--out", "{empty}"], USER),
     # replay
     (["replay"], USER),
     (["replay", "{run}"], USER),
@@ -264,8 +266,9 @@ CLI_CASES = [
     (["demo", "--out", ""], USER),
     (["demo", "--report", ""], USER),
     (["demo", "--frob"], USER),
-    (["demo", "--hands", "8", "--workers", "1", "--out", "/dev/null"], IO),
-    (["demo", "--hands", "8", "--workers", "1", "--out", "{file}"], IO),
+    (["demo", "--hands", "8", "--workers", "1", "--out", "/dev/null"], USER),
+    (["demo", "--hands", "8", "--workers", "1", "--out", "{file}"], USER),
+    (["demo", "--hands", "8", "--workers", "1", "--out", "/dev/null/demo"], IO),
 ]
 
 
@@ -304,8 +307,10 @@ SUBPROCESS_CASES = [
     (["simulate", "--out", ""], USER),
     (["simulate", "--ruleset", "no_such_preset"], USER),
     ([*SIM, "--policy", "no_such_policy"], USER),
-    ([*SIM, "--out", "/dev/null"], IO),
-    ([*SIM, "--out", "{file}"], IO),
+    ([*SIM, "--out", "/dev/null"], USER),
+    ([*SIM, "--out", "{file}"], USER),
+    ([*SIM, "--out", "/dev/null/run"], IO),
+    ([*SIM, "--out", "{ro}/mjsim-run"], IO),
     ([*CMP, "--duplicate", "--policy", "efficiency", "--policy", "random"], USER),
     (["compare", "--precision", "nan"], USER),
     (["compare", "--vary", "cap"], USER),
@@ -375,19 +380,19 @@ def test_an_unexpected_error_is_one_line_with_status_1(monkeypatch, capsys):
     from mjsim import cli
 
     def broken(args):
-        raise RuntimeError("boom")
+        raise KeyError("boom")
 
     monkeypatch.setattr(cli, "_cmd_rules", broken)
     monkeypatch.delenv("MJSIM_DEBUG", raising=False)
     assert cli.main(["rules"]) == 1
     err = capsys.readouterr().err
-    assert err.startswith("mjsim: error: unexpected RuntimeError: boom") and err.count("\n") == 1
+    assert err.startswith("mjsim: error: unexpected KeyError: 'boom'") and err.count("\n") == 1
 
 
 def test_io_errors_name_the_path_and_the_reason(shared, tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
-    assert main([*SIM, "--out", "/dev/null"]) == IO
-    assert capsys.readouterr().err == "mjsim: error: cannot write /dev/null: File exists\n"
+    assert main([*SIM, "--out", "/dev/null/run"]) == IO
+    assert capsys.readouterr().err == "mjsim: error: cannot write /dev/null/run: Not a directory\n"
     assert main(["report", str(shared["run"]), "--out", "/dev/null/report.html"]) == IO
     assert capsys.readouterr().err == "mjsim: error: cannot write /dev/null: File exists\n"
 
