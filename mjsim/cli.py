@@ -1,15 +1,32 @@
 """The ``mjsim`` command line: ``rules``, ``score``, ``simulate``, ``replay``, ``demo``.
 
 Each subcommand is a thin wrapper: parsing here, work in the library.
-Errors in the user's input (bad tiles, unknown rulesets, illegal wins) are
-printed as one line ``mjsim: error: ...`` with exit status 2.
+Every failure is one line on standard error, never a traceback:
+
+- ``mjsim: error: ...`` with exit status 2 for the user's input (bad options
+  or values, bad tiles, unknown rulesets, illegal wins: ``ValueError``,
+  ``TypeError``), naming the bad value and what is allowed;
+- ``mjsim: error: cannot write PATH: REASON`` (or ``cannot read``) with exit
+  status 1 for a file-system failure (``OSError``), and one line with exit
+  status 1 for anything unexpected (``MJSIM_DEBUG=1`` shows its traceback);
+- ``mjsim: interrupted`` (and how to resume a run) with exit status 130 on
+  Ctrl-C; a closed output pipe (``mjsim rules | head``) ends quietly with
+  exit status 141.
+
+Standard output goes through :class:`mjsim.terminal.EscapingWriter`, so text
+from house files never sends raw control sequences to the terminal.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import sys
 from pathlib import Path
+
+from mjsim import cli_args as A
+from mjsim.terminal import EscapingWriter, one_line
 
 EXAMPLE_HAND = "234m456p789s22z555z"
 
@@ -238,11 +255,25 @@ def _cmd_demo(args) -> None:
     print(f"\nruns -> {out}\nreport -> {report}")
 
 
+class _VersionAction(argparse.Action):
+    """``--version``: ``mjsim <release>+src.<hash>`` (the source hash is computed only when asked)."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help=None):
+        super().__init__(option_strings, dest=dest, default=default, nargs=0, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from mjsim import code_version
+
+        print(f"mjsim {code_version()}")
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="mjsim", description="Monte Carlo strategy analytics for Chinese regional mahjong."
-    )
+    parser = A.OneLineParser(prog="mjsim", description="Monte Carlo strategy analytics for Chinese regional mahjong.")
+    parser.add_argument("--version", action=_VersionAction, help="print the version and the source hash, then exit")
     sub = parser.add_subparsers(dest="command", required=True)
+    quiet = argparse.ArgumentParser(add_help=False)
+    quiet.add_argument("--quiet", "-q", action="store_true", help="no progress bars")
 
     rules = sub.add_parser("rules", help="list the presets, or show one ruleset's options")
     rules.add_argument("name", nargs="?", help="preset name or path to a house TOML file")
@@ -263,26 +294,34 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--discard-winners", type=int, default=1, choices=(1, 2, 3), help="winners on this discard")
     score.set_defaults(run=_cmd_score)
 
-    sim = sub.add_parser("simulate", help="play many hands and log each one as Parquet")
+    sim = sub.add_parser("simulate", help="play many hands and log each one as Parquet", parents=[quiet])
     sim.add_argument("--ruleset", "-r", default="jipinghu", help="preset name or house TOML file")
     sim.add_argument(
-        "--hands", "-n", type=int, default=10_000, help="number of hands (a multiple of the session length)"
+        "--hands", "-n", type=A.positive_int, default=10_000,
+        help="number of hands (a multiple of the session length)",
+    )  # fmt: skip
+    sim.add_argument(
+        "--session-length", type=A.positive_int, default=1, help="hands per session (dealer rotation, C-X)"
     )
-    sim.add_argument("--session-length", type=int, default=1, help="hands per session (dealer rotation, C-X)")
     sim.add_argument(
         "--policy", "-p", action="append",
         help="policy of every seat, or give it four times (one per absolute seat); "
         "e.g. efficiency, value:greed=0.8, defensive; a comma list random,efficiency,... also works",
     )  # fmt: skip
-    sim.add_argument("--seed", type=int, default=0, help="root seed: the same seed gives the same hands")
-    sim.add_argument("--workers", "-w", type=int, default=1, help="processes (joblib); rows do not depend on it")
-    sim.add_argument("--out", "-o", help="run directory (default data/runs/RULESET-sSEED)")
+    sim.add_argument("--seed", type=A.non_negative_int, default=0, help="root seed: the same seed gives the same hands")
+    sim.add_argument(
+        "--workers", "-w", type=A.workers, default=1,
+        help="processes (joblib; -1 = every core); rows do not depend on it",
+    )  # fmt: skip
+    sim.add_argument("--out", "-o", type=A.path, help="run directory (default data/runs/RULESET-sSEED)")
     sim.add_argument("--overwrite", action="store_true", help="replace the run already in --out (as a whole)")
-    sim.add_argument("--resume", metavar="DIR", help="finish the interrupted run in DIR (only its missing chunks)")
+    sim.add_argument(
+        "--resume", metavar="DIR", type=A.path, help="finish the interrupted run in DIR (only its missing chunks)"
+    )
     sim.add_argument("--scheduler", metavar="ADDRESS", help="run the chunks on a Dask cluster (tcp://host:8786)")
     sim.add_argument(
         "--chunk-hands",
-        type=int,
+        type=A.positive_int,
         default=20_000,
         help="hands per chunk, the unit of parallel work and of --resume (rows never depend on it)",
     )
@@ -290,78 +329,137 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--round-wind", type=int, default=0, choices=range(4), help="first round wind 0 东 .. 3 北")
     sim.set_defaults(run=_cmd_simulate)
 
-    compare = sub.add_parser("compare", help="compare rule options on the same walls (paired), with a report")
+    compare = sub.add_parser(
+        "compare", help="compare rule options on the same walls (paired), with a report", parents=[quiet]
+    )
     compare.add_argument("--ruleset", "-r", action="append", help="base ruleset(s); repeat for several")
     compare.add_argument(
         "--vary", action="append", help="OPTION=V1,V2,...: e.g. cap=3,5,none, liability=on,off, horses=none,dealer"
     )
-    compare.add_argument("--hands", "-n", type=int, default=20_000, help="hands per variant")
-    compare.add_argument("--session-length", type=int, default=8)
+    compare.add_argument("--hands", "-n", type=A.positive_int, default=20_000, help="hands per variant")
+    compare.add_argument("--session-length", type=A.positive_int, default=8)
     compare.add_argument("--policy", "-p", action="append", help="as for simulate")
     compare.add_argument(
         "--panel",
         help="a policy panel (built-in name, or FILE.toml[:NAME]): every variant "
         "played by each member at all four seats, plus a mixed table",
     )
-    compare.add_argument("--seed", type=int, default=0)
-    compare.add_argument("--workers", "-w", type=int, default=2)
+    compare.add_argument("--seed", type=A.non_negative_int, default=0)
+    compare.add_argument("--workers", "-w", type=A.workers, default=2, help="processes (-1 = every core)")
     compare.add_argument(
         "--duplicate",
         action="store_true",
         help="balanced seating: every wall in every distinct seating of the policies",
     )
-    compare.add_argument("--out", "-o", default="data/runs/compare", help="directory for the variant runs")
+    compare.add_argument("--out", "-o", type=A.path, default="data/runs/compare", help="directory for the variant runs")
     compare.add_argument("--overwrite", action="store_true", help="replace the runs already in --out")
     compare.add_argument("--scheduler", metavar="ADDRESS", help="run the chunks on a Dask cluster (tcp://host:8786)")
-    compare.add_argument("--report", help="HTML report path (default OUT/report.html)")
+    compare.add_argument("--report", type=A.path, help="HTML report path (default OUT/report.html)")
     compare.add_argument("--title")
     compare.add_argument(
         "--precision",
-        type=float,
+        type=A.positive_number,
         default=0.1,
         help="half-width of a 95%% interval on a difference: the table says how many hands it needs",
     )
     compare.set_defaults(run=_cmd_compare)
 
-    report = sub.add_parser("report", help="write a self-contained HTML report of one or more runs")
-    report.add_argument("run_dirs", nargs="+")
-    report.add_argument("--out", "-o", default="reports/report.html")
+    report = sub.add_parser("report", help="write a self-contained HTML report of one or more runs", parents=[quiet])
+    report.add_argument("run_dirs", nargs="+", type=A.path)
+    report.add_argument("--out", "-o", type=A.path, default="reports/report.html")
     report.add_argument("--title")
     report.add_argument("--partial", action="store_true", help="also read incomplete runs (with a warning)")
     report.set_defaults(run=_cmd_report)
 
     replay = sub.add_parser("replay", help="re-simulate one logged hand and print it turn by turn")
-    replay.add_argument("run_dir", help="a run directory written by mjsim simulate")
-    replay.add_argument("hand_id", type=int, help="the hand's hand_id")
+    replay.add_argument("run_dir", type=A.path, help="a run directory written by mjsim simulate")
+    replay.add_argument("hand_id", type=A.non_negative_int, help="the hand's hand_id")
     replay.add_argument("--partial", action="store_true", help="also read an incomplete run (with a warning)")
     replay.set_defaults(run=_cmd_replay)
 
-    demo = sub.add_parser("demo", help="the built-in default job: a small paired rule comparison and its report")
-    demo.add_argument("--hands", type=int, default=8_000, help="hands per ruleset (a multiple of 8)")
-    demo.add_argument("--workers", type=int, default=2, help="processes")
-    demo.add_argument("--out", default="data/runs/demo", help="directory for the runs (replaced on every demo)")
-    demo.add_argument("--report", default="reports/demo.html", help="the HTML report")
+    demo = sub.add_parser(
+        "demo", help="the built-in default job: a small paired rule comparison and its report", parents=[quiet]
+    )
+    demo.add_argument("--hands", type=A.positive_int, default=8_000, help="hands per ruleset (a multiple of 8)")
+    demo.add_argument("--workers", type=A.workers, default=2, help="processes (-1 = every core)")
+    demo.add_argument(
+        "--out", type=A.path, default="data/runs/demo", help="directory for the runs (replaced on every demo)"
+    )
+    demo.add_argument("--report", type=A.path, default="reports/demo.html", help="the HTML report")
     demo.set_defaults(run=_cmd_demo)
     return parser
 
 
+SIGPIPE_STATUS = 141  # 128 + SIGPIPE, as a shell reports a program its closed pipe ended
+
+
 def main(argv=None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    """Run one command; return its exit status (0, 1 failure, 2 bad input, 130 Ctrl-C, 141 closed pipe)."""
+    from mjsim import progress
+
+    args = None
+    quiet_before = progress.is_quiet()
     try:
-        args.run(args)
+        with contextlib.redirect_stdout(EscapingWriter(sys.stdout)):
+            args = build_parser().parse_args(argv)
+            if getattr(args, "quiet", False):
+                progress.set_quiet(True)
+            args.run(args)
+            sys.stdout.flush()  # a closed pipe shows here, not at interpreter exit
+    except SystemExit as done:  # --help and --version
+        return done.code if isinstance(done.code, int) else 0
     except (ValueError, TypeError, NotImplementedError) as error:
-        print(f"mjsim: error: {error}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt as interrupt:
-        print(f"mjsim: {interrupt}" if str(interrupt) else "mjsim: interrupted", file=sys.stderr)
+        return _fail(str(error), 2)
+    except BrokenPipeError:
+        _silence_stdout()
+        return SIGPIPE_STATUS
+    except OSError as error:
+        return _fail(_io_message(error, _output_paths(args)), 1)
+    except RuntimeError as error:  # a failure while running (a cluster out of reach, a worker lost)
+        return _fail(str(error), 1)
+    except KeyboardInterrupt as interrupt:  # a run's message says what was kept and how to resume
+        progress.close_all()
+        print(f"mjsim: {one_line(str(interrupt))}" if str(interrupt) else "mjsim: interrupted", file=sys.stderr)
         return 130
-    except (OSError, RuntimeError) as error:
-        print(f"mjsim: error: {error}", file=sys.stderr)
-        return 1
+    except Exception as error:
+        if os.environ.get("MJSIM_DEBUG"):
+            raise
+        return _fail(f"unexpected {type(error).__name__}: {error} (a bug: MJSIM_DEBUG=1 shows where)", 1)
     finally:
+        progress.close_all()
+        progress.set_quiet(quiet_before)
         _stop_workers()
     return 0
+
+
+def _fail(message: str, status: int) -> int:
+    from mjsim import progress
+
+    progress.close_all()  # so the message starts its own line
+    print(f"mjsim: error: {one_line(message)}", file=sys.stderr)
+    return status
+
+
+def _output_paths(args) -> list[Path]:
+    """The paths the command writes to (its ``--out`` and ``--report``)."""
+    return [Path(p).absolute() for p in (getattr(args, "out", None), getattr(args, "report", None)) if p]
+
+
+def _io_message(error: OSError, outputs: list[Path]) -> str:
+    """``cannot write PATH: REASON`` for a path under an output of the command, else ``cannot read ...``."""
+    reason = error.strerror or str(error) or type(error).__name__
+    if error.filename is None:
+        return reason if not error.strerror else f"I/O error: {reason}"
+    path = Path(os.fsdecode(error.filename))
+    absolute = path.absolute()
+    written = any(absolute == out or out in absolute.parents or absolute in out.parents for out in outputs)
+    return f"{'cannot write' if written else 'cannot read'} {path}: {reason}"
+
+
+def _silence_stdout() -> None:
+    """Point standard output at /dev/null so that the interpreter's last flush does not fail again."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 def _stop_workers() -> None:

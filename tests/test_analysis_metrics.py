@@ -14,6 +14,7 @@ import polars as pl
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+from polars.testing import assert_frame_equal
 
 from mjsim.analysis import (
     cumulative_paths,
@@ -563,7 +564,7 @@ def test_tables_from_a_parquet_run_and_the_summary(tmp_path, hands):
     (run / "run.json").write_text("{}")
     pq.write_table(make_hands(HANDS).to_arrow(), run / "part-00000-0000.parquet")
     lf = scan_hands(run)
-    assert seat_table(lf, by="seat").equals(seat_table(hands, by="seat"))
+    assert_frame_equal(seat_table(lf, by="seat"), seat_table(hands, by="seat"))  # to rounding: sums may reorder
     summary = run_summary(run)
     assert summary["hands"] == 6
     assert summary["draw_rate"] == pytest.approx(1 / 6)

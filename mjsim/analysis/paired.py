@@ -100,9 +100,13 @@ def hands_needed(se_per_hand, target_halfwidth, z: float = Z95):
     """
     sigma = np.asarray(se_per_hand, dtype=float)
     half = np.asarray(target_halfwidth, dtype=float)
-    if np.any(half <= 0):
-        raise ValueError("target_halfwidth must be positive")
-    n = np.ceil((z * sigma / half) ** 2 - 1e-9).astype(np.int64)
+    if not np.all(np.isfinite(half) & (half > 0)):
+        raise ValueError(f"target_halfwidth must be a positive number, got {target_halfwidth!r}")
+    with np.errstate(over="ignore"):  # an overflow is refused just below
+        needed = np.ceil((z * sigma / half) ** 2 - 1e-9)
+    if np.any(needed >= 2.0**63):  # beyond int64
+        raise ValueError(f"target_halfwidth {target_halfwidth!r} is too small: it needs more than 9.2e18 hands")
+    n = needed.astype(np.int64)
     return int(n) if n.ndim == 0 else n
 
 

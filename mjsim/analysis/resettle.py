@@ -21,13 +21,15 @@ in play.
 
 from __future__ import annotations
 
-from pathlib import Path
+import os
+from collections.abc import Iterable, Mapping
 
 import numpy as np
 import polars as pl
 
 from mjsim.io.dataset import read_run_info, scan_hands
-from mjsim.rules import Ruleset, loads
+from mjsim.progress import Progress
+from mjsim.rules import Ruleset, loads, ruleset
 from mjsim.sim.constants import KONG_KIND_NAMES, MELD_NAMES, WIN_KIND_NAMES, WIN_KONG_REPLACEMENT, WIN_SELF_DRAW
 from mjsim.sim.fastscore import FIRST_TURN, KONG_REPLACEMENT, LAST_TILE, N_PATTERNS, ROBBED_KONG, SELF_DRAW
 from mjsim.sim.records import pattern_list
@@ -64,10 +66,15 @@ def play_changes(logged: Ruleset, target: Ruleset) -> list[str]:
 
 
 def target_ruleset(logged: Ruleset, ruleset_or_overrides) -> Ruleset:
-    if isinstance(ruleset_or_overrides, Ruleset):
-        target = ruleset_or_overrides
-    else:
+    """The ruleset to settle under: a ``Ruleset``, a preset name or house file, or options changed from ``logged``."""
+    if isinstance(ruleset_or_overrides, (Ruleset, str, os.PathLike)):
+        target = ruleset(ruleset_or_overrides)
+    elif ruleset_or_overrides is None or isinstance(ruleset_or_overrides, Mapping):
         target = logged.replace(**dict(ruleset_or_overrides or {}))
+    else:
+        raise TypeError(
+            f"expected a Ruleset, a preset name or a dict of options to change, got {ruleset_or_overrides!r}"
+        )
     changed = play_changes(logged, target)
     if changed:
         raise ValueError(
@@ -89,19 +96,34 @@ def resettle(runs, ruleset_or_overrides=None, *, allow_partial: bool = False, **
     """
     if overrides:
         ruleset_or_overrides = {**dict(ruleset_or_overrides or {}), **overrides}
-    dirs = [runs] if isinstance(runs, (str, Path)) else list(runs)
-    frames = []
+    if isinstance(runs, (str, os.PathLike)):
+        dirs = [runs]
+    elif isinstance(runs, Iterable):
+        dirs = list(runs)
+    else:
+        raise TypeError(f"runs must be a run directory or a list of them, got {runs!r}")
+    targets = []
     for directory in dirs:
         info = read_run_info(directory, allow_partial)
         logged = loads(info["ruleset_toml"], name=info["ruleset"])
-        target = target_ruleset(logged, ruleset_or_overrides)
-        hands = scan_hands(directory, allow_partial=allow_partial).sort("hand_id").collect()
-        frames.append(resettle_hands(hands, target, info["session_length"]))
+        targets.append((target_ruleset(logged, ruleset_or_overrides), info["session_length"]))
+    total = sum(scan_hands(d, allow_partial=allow_partial).select(pl.len()).collect().item() for d in dirs)
+    frames = []
+    with Progress(total, label="hands re-settled") as bar:
+        for directory, (target, session_length) in zip(dirs, targets, strict=True):
+            hands = scan_hands(directory, allow_partial=allow_partial).sort("hand_id").collect()
+            frames.append(resettle_hands(hands, target, session_length, bar))
     return pl.concat(frames)
 
 
-def resettle_hands(hands: pl.DataFrame, rules: Ruleset, session_length: int) -> pl.DataFrame:
-    """Logged hand rows (the log's columns, sorted by hand_id) settled under ``rules`` (checked by the caller)."""
+PROGRESS_STEP = 2048  # hands between progress updates
+
+
+def resettle_hands(
+    hands: pl.DataFrame, rules: Ruleset, session_length: int, bar: Progress | None = None
+) -> pl.DataFrame:
+    """Logged hand rows (the log's columns, sorted by hand_id) settled under ``rules`` (checked by the caller);
+    ``bar`` counts the hands done."""
     n = hands.height
     st = allocate_state(max(n, 1))
     params = engine_params(rules, session_length=session_length)
@@ -114,6 +136,10 @@ def resettle_hands(hands: pl.DataFrame, rules: Ruleset, session_length: int) -> 
         _fill_facts(st, params, b, row, horse_counts[b], rules)
         for i, seat in enumerate(row["winners"]):
             wins.append(_win_inputs(b, i, seat, row))
+        if bar is not None and (b + 1) % PROGRESS_STEP == 0:
+            bar.update(PROGRESS_STEP)
+    if bar is not None:
+        bar.update(n % PROGRESS_STEP)
     n_wins = len(wins)
     table = np.array([w[0] for w in wins], np.int64)
     index = np.array([w[1] for w in wins], np.int64)

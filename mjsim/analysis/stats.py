@@ -33,6 +33,7 @@ standard deviations, counts) have ``se``/``ci_*`` null.
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Iterable, Sequence
 
 import numpy as np
@@ -47,8 +48,18 @@ MOMENTS = ("A", "B", "Saa", "Sab", "Sbb", "N")
 
 
 def lazy(frame) -> pl.LazyFrame:
-    """A LazyFrame from a LazyFrame or DataFrame."""
-    return frame.lazy() if isinstance(frame, pl.DataFrame) else frame
+    """A LazyFrame of hands from a LazyFrame, a DataFrame or a run directory."""
+    if isinstance(frame, pl.LazyFrame):
+        return frame
+    if isinstance(frame, pl.DataFrame):
+        return frame.lazy()
+    if isinstance(frame, (str, os.PathLike)):
+        from mjsim.io.dataset import scan_hands
+
+        return scan_hands(frame)
+    raise TypeError(
+        f"expected hands as a polars LazyFrame or DataFrame, or a run directory; got {type(frame).__name__}"
+    )
 
 
 def as_list(columns) -> list[str]:

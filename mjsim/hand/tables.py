@@ -20,9 +20,9 @@ generator works on whole lattices at once: target sets are built by shifting
 boolean arrays, and the "tiles to add" distance is separable over the nine
 axes, so one 1-D transform per axis gives it exactly.
 
-Tables are cached under the user cache directory (``MJSIM_CACHE_DIR``, else
-``$XDG_CACHE_HOME/mjsim``, else ``~/.cache/mjsim``) and pinned by a checksum
-test; a stale or corrupt cache file is regenerated.
+Tables are cached under ``MJSIM_CACHE_DIR``, else the platform's user cache
+directory (``platformdirs``: ``~/.cache/mjsim`` or ``$XDG_CACHE_HOME/mjsim`` on
+Linux) and pinned by a checksum test; a stale or corrupt cache file is regenerated.
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
+from platformdirs import user_cache_dir
 
 MAX_SETS = 5
 UNREACHABLE = 60
@@ -168,11 +169,10 @@ def build_tables(digits: int, chows: bool) -> SuitTables:
 
 
 def cache_dir() -> Path:
-    """Where generated tables are kept between runs."""
+    """Where generated tables are kept between runs: ``MJSIM_CACHE_DIR``, else the platform's user cache dir."""
     if os.environ.get("MJSIM_CACHE_DIR"):
         return Path(os.environ["MJSIM_CACHE_DIR"])
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "mjsim"
+    return Path(user_cache_dir("mjsim", appauthor=False))
 
 
 def _cache_file() -> Path:

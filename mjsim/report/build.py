@@ -22,6 +22,7 @@ import polars as pl
 
 from mjsim.io.dataset import read_run_info, scan_hands
 from mjsim.io.store import RunStore
+from mjsim.progress import Progress
 from mjsim.report import figures as F
 from mjsim.report import html as H
 from mjsim.report import tables as T
@@ -104,10 +105,30 @@ def _concat(frames) -> pd.DataFrame:
 
 TABLES = ("overview", "seats", "payouts", "paths", "risk", "patterns", "fans", "components", "horses", "spread",
           "liability", "compare")  # fmt: skip
+PER_RUN_TABLES = tuple(k for k in TABLES if k not in ("spread", "compare"))  # computed run by run
 
 
-def report_tables(runs: list[Run], loss_thresholds=T.LOSS_THRESHOLDS) -> dict[str, pd.DataFrame]:
+def _run_tables(lf: pl.LazyFrame, label: str, loss_thresholds) -> dict:
+    """The per-run tables of the report, each as a function computing its frames (so progress can follow)."""
+    return {
+        "overview": lambda: [T.run_overview(lf, label)],
+        "seats": lambda: [T.seat_table(lf, label, by) for by in ("role", "seat", "offset")],
+        "payouts": lambda: [T.payout_table(lf, label)],
+        "paths": lambda: [T.paths_table(lf, label)],
+        "risk": lambda: [T.session_risk_table(lf, label, loss_thresholds)],
+        "patterns": lambda: [T.pattern_table(lf, label)],
+        "fans": lambda: [T.fan_table(lf, label)],
+        "components": lambda: [T.component_table(lf, label)],
+        "horses": lambda: [T.horse_table(lf, label)],
+        "liability": lambda: [T.liability_table(lf, label)],
+    }
+
+
+def report_tables(runs: list[Run], loss_thresholds=T.LOSS_THRESHOLDS, progress=None) -> dict[str, pd.DataFrame]:
     """Every table of the report, the runs stacked (columns: see :mod:`mjsim.report.tables`).
+
+    ``progress``: a :class:`mjsim.progress.Progress` advanced by one per run and table
+    (:data:`PER_RUN_TABLES`).
 
     Keys: overview, seats (by role, seat and offset), payouts, paths, risk,
     patterns, fans, components, horses, spread (only where some run has
@@ -115,18 +136,11 @@ def report_tables(runs: list[Run], loss_thresholds=T.LOSS_THRESHOLDS) -> dict[st
     first run, paired where the runs hold the same hands).
     """
     tables: dict[str, list] = {k: [] for k in TABLES}
+    bar = progress or Progress(0, enabled=False)
     for run in runs:
-        lf, label = run.hands, run.label
-        tables["overview"].append(T.run_overview(lf, label))
-        tables["seats"] += [T.seat_table(lf, label, by) for by in ("role", "seat", "offset")]
-        tables["payouts"].append(T.payout_table(lf, label))
-        tables["paths"].append(T.paths_table(lf, label))
-        tables["risk"].append(T.session_risk_table(lf, label, loss_thresholds))
-        tables["patterns"].append(T.pattern_table(lf, label))
-        tables["fans"].append(T.fan_table(lf, label))
-        tables["components"].append(T.component_table(lf, label))
-        tables["horses"].append(T.horse_table(lf, label))
-        tables["liability"].append(T.liability_table(lf, label))
+        for key, compute in _run_tables(run.hands, run.label, loss_thresholds).items():
+            tables[key] += compute()
+            bar.update(1)
     out = {k: _concat(v) for k, v in tables.items()}
     if not out["horses"].empty:
         out["spread"] = _concat(T.spread_table(r.hands, r.label) for r in runs)
@@ -367,12 +381,15 @@ def write_report(
     ``extra_sections`` (:func:`table_section`) follow the description of the runs.
     """
     runs = load_runs(run_dirs, labels, allow_partial)
-    tables = report_tables(runs)
-    figs = report_figures(tables)
-    title = title or "mjsim report: " + " vs ".join(r.label for r in runs)
-    sections = report_sections(runs, tables, figs)
-    sections[1:1] = list(extra_sections or [])
-    page = H.render_html(title, sections)
+    with Progress(len(runs) * len(PER_RUN_TABLES) + 2, label="report steps") as bar:
+        tables = report_tables(runs, progress=bar)
+        figs = report_figures(tables)
+        bar.update(1)
+        title = title or "mjsim report: " + " vs ".join(r.label for r in runs)
+        sections = report_sections(runs, tables, figs)
+        sections[1:1] = list(extra_sections or [])
+        page = H.render_html(title, sections)
+        bar.update(1)
     for fig in figs.values():
         if hasattr(fig, "clear"):
             fig.clear()

@@ -35,6 +35,8 @@ from mjsim.rules.ruleset import IDENTITY, Ruleset, check_option_names, unknown_m
 
 PRESETS = resources.files("mjsim.rules") / "presets"
 """Directory of the bundled preset files."""
+MAX_FILE_BYTES = 1 << 20
+"""The largest ruleset file read (a house file is a few kilobytes)."""
 
 
 def preset_names() -> list[str]:
@@ -76,7 +78,7 @@ def ruleset(name_or_path, /, **overrides) -> Ruleset:
     elif isinstance(name_or_path, str):
         base = load_preset(name_or_path)
     else:
-        raise ValueError(f"expected a preset name or a path to a .toml file, got {name_or_path!r}")
+        raise TypeError(f"expected a Ruleset, a preset name or a path to a .toml file, got {name_or_path!r}")
     return base.replace(**overrides) if overrides else base
 
 
@@ -95,9 +97,17 @@ def _source(ref: str, base_dir: Path | None, force_path: bool = False) -> tuple[
         # Resolved, so that the cycle check sees one spelling per file.
         path = (Path(ref) if base_dir is None else base_dir / ref).resolve()
         try:
+            if path.exists() and not path.is_file():  # a directory, /dev/zero or a pipe: never read (could hang)
+                raise ValueError(f"ruleset file {str(path)!r} is not a regular file; give a .toml file")
+            if path.exists() and path.stat().st_size > MAX_FILE_BYTES:
+                raise ValueError(f"ruleset file {str(path)!r} is larger than {MAX_FILE_BYTES:,} bytes; is it one?")
             return path.read_text(encoding="utf-8"), str(path), path.parent
         except OSError as err:
             raise ValueError(f"cannot read ruleset file {str(path)!r}: {err.strerror or err}") from None
+        except UnicodeDecodeError as err:
+            raise ValueError(
+                f"ruleset file {str(path)!r} is not UTF-8 text: {err.reason} at byte {err.start}"
+            ) from None
     names = preset_names()
     if ref not in names:
         raise ValueError(unknown_message("preset", ref, names) + " (or give a path to a house .toml file)")

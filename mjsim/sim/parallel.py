@@ -21,7 +21,7 @@ import mjsim
 from mjsim.io.dataset import DatasetWriter
 from mjsim.io.runs import RunWriter, read_manifest
 from mjsim.progress import Progress
-from mjsim.sim.backends import backend_for
+from mjsim.sim.backends import backend_for, resolve_workers
 from mjsim.sim.runner import check_supported, play_sessions, seat_policies
 
 CHUNK_HANDS = 20_000
@@ -184,6 +184,7 @@ def simulate(
     cluster instead (``out_dir`` must then be on a filesystem every worker
     sees).  ``overwrite`` replaces a run already in ``out_dir`` as a whole;
     ``extra_info`` is added to the run's metadata (a comparison's label)."""
+    resolve_workers(workers, 1)  # a bad value is refused before anything is written
     validate(spec)
     if not spec.run_id:
         spec = replace(spec, run_id=uuid.uuid4().hex[:12])

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from mjsim.rules import Ruleset
 from mjsim.sim import engine
 from mjsim.sim.constants import N_ACTIONS
 from mjsim.sim.observation import empty_observation, policy_rules, take
@@ -42,6 +43,8 @@ class SeatPolicies:
 
 def check_supported(ruleset) -> None:
     """The engine plays these families so far; say so clearly for the rest."""
+    if not isinstance(ruleset, Ruleset):
+        raise TypeError(f"expected a Ruleset (e.g. mjsim.ruleset({ruleset!r})), got {ruleset!r}")
     if ruleset.family not in SUPPORTED_FAMILIES:
         raise NotImplementedError(
             f"the simulator plays {', '.join(SUPPORTED_FAMILIES)} so far; {ruleset.family!r} "

@@ -9,6 +9,8 @@ is a ruleset field read inside the family module.
 
 from __future__ import annotations
 
+from mjsim.rules import ruleset as load_ruleset
+
 from . import jipinghu, tuidaohu, xuezhan
 from .context import HandScore, read_hand, read_win
 
@@ -46,10 +48,13 @@ def score_hand(
     ``after_kong_discard``: 杠上炮 (XZ-F2).  ``wild_kinds``: the wild tile
     kinds, for wild schemes that turn them up in play (TDH-G1 flip, SHT-P3).
 
+    ``ruleset``: a ``Ruleset``, a preset name or a house file path.
+
     >>> from mjsim.rules import ruleset
     >>> score_hand(ruleset("jipinghu"), "123m456p789s234m11z", self_draw=True).patterns
     ('all_chows', 'self_draw')
     """
+    ruleset = load_ruleset(ruleset)
     if ruleset.family == "shuitou":
         raise NotImplementedError("台 scoring for shuitou comes in a later issue")
     if ruleset.family not in FAMILIES:

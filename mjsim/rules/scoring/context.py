@@ -9,6 +9,7 @@ ruleset is kept apart from the situation, as in the design notes.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from numbers import Integral
 
 import numpy as np
 
@@ -111,9 +112,13 @@ def _tile_ids(value, what: str) -> list[int]:
     if isinstance(value, str):
         return parse_tiles(value)
     try:
-        tiles = [int(t) for t in value]
-    except (TypeError, ValueError):
+        items = list(value)
+    except TypeError:
         raise ValueError(f"{what} must be tile notation or a sequence of tile ids, got {value!r}") from None
+    odd = next((t for t in items if isinstance(t, (bool, np.bool_)) or not isinstance(t, Integral)), None)
+    if odd is not None:  # never truncate 0.5 to 1m
+        raise ValueError(f"{what} holds {odd!r}: tile ids are whole numbers 0..41 (or write notation, e.g. '5z')")
+    tiles = [int(t) for t in items]
     if any(not 0 <= t < FIRST_FLOWER + 8 for t in tiles):
         raise ValueError(f"{what} holds a tile id outside 0..41: {tiles}")
     return tiles
