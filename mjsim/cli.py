@@ -60,30 +60,26 @@ def _cmd_score(args) -> None:
     print(_format_score(rules, score))
 
 
-def _run_dir(path, overwrite: bool):
-    out = Path(path)
-    if out.exists() and any(out.glob("part-*.parquet")):
-        if not overwrite:
-            raise ValueError(f"{out} already holds a run; choose another --out or pass --overwrite")
-        for part in out.glob("part-*.parquet"):
-            part.unlink()
-    return out
-
-
 def _cmd_simulate(args) -> None:
     from mjsim import ruleset
     from mjsim.analysis import format_summary, run_summary
-    from mjsim.sim.parallel import RunSpec, simulate
+    from mjsim.analysis.variants import directory_name
+    from mjsim.sim.parallel import RunSpec, resume, simulate
 
-    rules = ruleset(args.ruleset)
-    policies = tuple(args.policy or ["efficiency"])
-    out = _run_dir(args.out or f"data/runs/{rules.name}-s{args.seed}", args.overwrite)
-    spec = RunSpec(
-        ruleset=rules, policies=policies, hands=args.hands, session_length=args.session_length, seed=args.seed,
-        first_dealer=-1 if args.dealer == "random" else int(args.dealer), round_wind=args.round_wind,
-    )  # fmt: skip
-    info = simulate(spec, out, workers=args.workers)
-    print(f"run {info['run_id']}: {info['hands']:,} hands of {rules.name} in {info['seconds']:.1f} s -> {out}")
+    if args.resume:
+        info = resume(args.resume, workers=args.workers, scheduler=args.scheduler)
+        out = args.resume
+    else:
+        rules = ruleset(args.ruleset)
+        policies = tuple(args.policy or ["efficiency"])
+        out = args.out or f"data/runs/{directory_name(rules.name)}-s{args.seed}"
+        spec = RunSpec(
+            ruleset=rules, policies=policies, hands=args.hands, session_length=args.session_length, seed=args.seed,
+            first_dealer=-1 if args.dealer == "random" else int(args.dealer), round_wind=args.round_wind,
+            chunk_hands=args.chunk_hands,
+        )  # fmt: skip
+        info = simulate(spec, out, workers=args.workers, overwrite=args.overwrite, scheduler=args.scheduler)
+    print(f"run {info['run_id']}: {info['hands']:,} hands of {info['ruleset']} in {info['seconds']:.1f} s -> {out}")
     print(f"policies by seat: {', '.join(info['policies'])}")
     print(format_summary(run_summary(out)))
 
@@ -91,41 +87,125 @@ def _cmd_simulate(args) -> None:
 def _cmd_replay(args) -> None:
     from mjsim.sim.replay import replay_hand
 
-    lines, _ = replay_hand(args.run_dir, args.hand_id)
+    lines, _, differences = replay_hand(args.run_dir, args.hand_id, allow_partial=args.partial)
     print("\n".join(lines))
+    if differences:
+        raise RuntimeError(
+            f"the replay of hand {args.hand_id} differs from its logged row ({'; '.join(differences)}): "
+            "the run was made by other code or its log is damaged"
+        )
 
 
 def _cmd_compare(args) -> None:
-    from mjsim.analysis.variants import build_variants, comparison_table, format_comparison, run_variants
+    from mjsim.analysis.variants import (
+        adapted_play_split,
+        build_variants,
+        check_targets,
+        comparison_table,
+        format_comparison,
+        format_split,
+        run_variants,
+        seating_suffixes,
+        seatings,
+    )
     from mjsim.report import write_report
+    from mjsim.report.build import table_section
 
-    variants = build_variants(args.ruleset or ["jipinghu"], args.vary or [])
+    if args.panel:
+        return _compare_panel(args)
+    policies = tuple(args.policy or ["efficiency"])
+    variants = build_variants(args.ruleset or ["jipinghu"], args.vary or [], policies=policies)
     out = Path(args.out)
     if (out / "comparison.json").exists() and not args.overwrite:
         raise ValueError(f"{out} already holds a comparison; choose another --out or pass --overwrite")
+    arrangements = seatings(policies) if args.duplicate else [policies]
+    check_targets(variants, out, seating_suffixes(len(arrangements)), args.overwrite)
+    if args.duplicate:
+        print(f"balanced seating: every wall in {len(arrangements)} distinct seating(s) of the policies")
     for v in variants:
         how = f"re-settled from {v.base_label}" if v.base_label else "simulated"
+        if v.mechanical_of:
+            how += f" (the mechanical part of {v.mechanical_of}, which a seated policy plays differently)"
         print(f"variant {v.label}: {how}")
     entries = run_variants(
-        variants, tuple(args.policy or ["efficiency"]), args.hands, session_length=args.session_length,
-        seed=args.seed, workers=args.workers, out_dir=out, duplicate=args.duplicate,
+        variants, policies, args.hands, session_length=args.session_length,
+        seed=args.seed, workers=args.workers, out_dir=out, duplicate=args.duplicate, overwrite=args.overwrite,
+        scheduler=args.scheduler,
     )  # fmt: skip
     table = comparison_table(entries, precision=args.precision)
     print(format_comparison(table, precision=args.precision))
     table.write_csv(out / "comparison.csv")
+    extra = []
+    if len(arrangements) > 1:
+        extra.append(table_section(
+            "Balanced seating", f"Every wall played in {len(arrangements)} seatings; each policy's mean net per "
+            "hand pooled over them, the difference to the first variant paired within a seating, clustered by "
+            "wall (95% intervals).", table.drop("group"),
+        ))  # fmt: skip
+    split = adapted_play_split(entries)
+    if split is not None:
+        print("\nadapted play: each effect split into the rule's mechanical part and the players' response")
+        print(format_split(split))
+        split.write_csv(out / "split.csv")
+        extra.append(table_section(
+            "Adapted play", "A seated policy reads what these variants change, so they were played again on the "
+            "same walls. Each effect on mean net per hand is split: mechanical = the base hands paid under the "
+            "variant; behavioural = how the players' changed play moved it (paired 95% intervals).", split,
+        ))  # fmt: skip
+    shown = [e for e in entries if e["seating"] == 0]  # the report describes the first seating's runs
     report = write_report(
-        [e["path"] for e in entries],
+        [e["path"] for e in shown],
         args.report or out / "report.html",
         title=args.title or "mjsim comparison",
-        labels=[e["label"] for e in entries],
+        labels=[e["label"] for e in shown],
+        extra_sections=extra,
     )
     print(f"comparison -> {out / 'comparison.csv'}; report -> {report}")
+
+
+def _compare_panel(args) -> None:
+    """``compare --panel``: every variant played by each member of a policy panel (and a mixed table)."""
+    from mjsim.analysis.panel import format_panel, load_panel, panel_effects, run_panel
+    from mjsim.analysis.variants import build_variants, check_targets, seating_suffixes, seatings
+    from mjsim.report import write_report
+    from mjsim.report.build import table_section
+
+    if args.policy:
+        raise ValueError("give --panel or --policy, not both: a panel names its own players")
+    panel = load_panel(args.panel)
+    out = Path(args.out)
+    rulesets = args.ruleset or ["jipinghu"]
+    for table, policies in panel.tables().items():  # refuse before any work starts
+        variants = build_variants(rulesets, args.vary or [], policies=policies)
+        count = len(seatings(policies)) if args.duplicate else 1
+        check_targets(variants, out / table, seating_suffixes(count), args.overwrite)
+    print(f"panel {panel.name}: {', '.join(f'{k} ({v})' for k, v in panel.members.items())}, and a mixed table")
+    results = run_panel(
+        rulesets, args.vary or [], panel, args.hands, session_length=args.session_length, seed=args.seed,
+        workers=args.workers, out_dir=out, duplicate=args.duplicate, overwrite=args.overwrite,
+        scheduler=args.scheduler,
+    )  # fmt: skip
+    effects = panel_effects(results)
+    print(format_panel(effects))
+    effects.write_csv(out / "panel.csv")
+    mixed = [e for e in results["mixed"] if e["seating"] == 0]
+    section = table_section(
+        "Policy panel", f"Each rule effect (mean net per hand against the first variant, paired) for every player "
+        f"type of panel {panel.name!r} at all four seats and for the mixed table, with the range over the panel. "
+        "sign_differs: the point estimates lie on both sides of zero; sign_differs_clearly: so do 95% intervals.",
+        effects,
+    )  # fmt: skip
+    report = write_report(
+        [e["path"] for e in mixed], args.report or out / "report.html", title=args.title or "mjsim panel comparison",
+        labels=[e["label"] for e in mixed], extra_sections=[section],
+    )  # fmt: skip
+    print(f"panel -> {out / 'panel.csv'}; report (the mixed table's runs) -> {report}")
 
 
 def _cmd_report(args) -> None:
     from mjsim.report import write_report
 
-    path = write_report(args.run_dirs, args.out, title=args.title)
+    path = write_report(args.run_dirs, args.out, title=args.title, allow_partial=args.partial)
     print(f"report -> {path}")
 
 
@@ -149,7 +229,7 @@ def _cmd_demo(args) -> None:
     for v in variants:
         print(f"  {v.label}: " + (f"the same hands re-settled from {v.base_label}" if v.base_label else "simulated"))
     entries = run_variants(variants, ("efficiency",), args.hands, session_length=8, seed=1, workers=args.workers,
-                           out_dir=out)  # fmt: skip
+                           out_dir=out, overwrite=True)  # fmt: skip
     table = comparison_table(entries)
     table.write_csv(out / "comparison.csv")
     print(format_comparison(table))
@@ -197,7 +277,15 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--seed", type=int, default=0, help="root seed: the same seed gives the same hands")
     sim.add_argument("--workers", "-w", type=int, default=1, help="processes (joblib); rows do not depend on it")
     sim.add_argument("--out", "-o", help="run directory (default data/runs/RULESET-sSEED)")
-    sim.add_argument("--overwrite", action="store_true", help="replace the hand logs already in --out")
+    sim.add_argument("--overwrite", action="store_true", help="replace the run already in --out (as a whole)")
+    sim.add_argument("--resume", metavar="DIR", help="finish the interrupted run in DIR (only its missing chunks)")
+    sim.add_argument("--scheduler", metavar="ADDRESS", help="run the chunks on a Dask cluster (tcp://host:8786)")
+    sim.add_argument(
+        "--chunk-hands",
+        type=int,
+        default=20_000,
+        help="hands per chunk, the unit of parallel work and of --resume (rows never depend on it)",
+    )
     sim.add_argument("--dealer", default="random", choices=["random", "0", "1", "2", "3"], help="first dealer")
     sim.add_argument("--round-wind", type=int, default=0, choices=range(4), help="first round wind 0 东 .. 3 北")
     sim.set_defaults(run=_cmd_simulate)
@@ -210,11 +298,21 @@ def build_parser() -> argparse.ArgumentParser:
     compare.add_argument("--hands", "-n", type=int, default=20_000, help="hands per variant")
     compare.add_argument("--session-length", type=int, default=8)
     compare.add_argument("--policy", "-p", action="append", help="as for simulate")
+    compare.add_argument(
+        "--panel",
+        help="a policy panel (built-in name, or FILE.toml[:NAME]): every variant "
+        "played by each member at all four seats, plus a mixed table",
+    )
     compare.add_argument("--seed", type=int, default=0)
     compare.add_argument("--workers", "-w", type=int, default=2)
-    compare.add_argument("--duplicate", action="store_true", help="also play every wall from the four seat rotations")
+    compare.add_argument(
+        "--duplicate",
+        action="store_true",
+        help="balanced seating: every wall in every distinct seating of the policies",
+    )
     compare.add_argument("--out", "-o", default="data/runs/compare", help="directory for the variant runs")
-    compare.add_argument("--overwrite", action="store_true")
+    compare.add_argument("--overwrite", action="store_true", help="replace the runs already in --out")
+    compare.add_argument("--scheduler", metavar="ADDRESS", help="run the chunks on a Dask cluster (tcp://host:8786)")
     compare.add_argument("--report", help="HTML report path (default OUT/report.html)")
     compare.add_argument("--title")
     compare.add_argument(
@@ -229,11 +327,13 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("run_dirs", nargs="+")
     report.add_argument("--out", "-o", default="reports/report.html")
     report.add_argument("--title")
+    report.add_argument("--partial", action="store_true", help="also read incomplete runs (with a warning)")
     report.set_defaults(run=_cmd_report)
 
     replay = sub.add_parser("replay", help="re-simulate one logged hand and print it turn by turn")
     replay.add_argument("run_dir", help="a run directory written by mjsim simulate")
     replay.add_argument("hand_id", type=int, help="the hand's hand_id")
+    replay.add_argument("--partial", action="store_true", help="also read an incomplete run (with a warning)")
     replay.set_defaults(run=_cmd_replay)
 
     demo = sub.add_parser("demo", help="the built-in default job: a small paired rule comparison and its report")
@@ -250,9 +350,15 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     try:
         args.run(args)
-    except (ValueError, NotImplementedError) as error:
+    except (ValueError, TypeError, NotImplementedError) as error:
         print(f"mjsim: error: {error}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt as interrupt:
+        print(f"mjsim: {interrupt}" if str(interrupt) else "mjsim: interrupted", file=sys.stderr)
+        return 130
+    except (OSError, RuntimeError) as error:
+        print(f"mjsim: error: {error}", file=sys.stderr)
+        return 1
     finally:
         _stop_workers()
     return 0

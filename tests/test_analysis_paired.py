@@ -148,8 +148,12 @@ def test_compare_table_by_role_pairs_dealer_with_dealer():
     assert paired.height > 0 and (paired["diff"] == 0).all() and (paired["diff_se"] == 0).all()
     with pytest.raises(ValueError):
         compare_table({"x": a}, metric="no_such_metric")
+    # by policy: paired where every hand seats the same policies in both runs, unpaired otherwise
     by_policy = compare_table({"x": a, "y": _scaled(2)}, metric="mean_net", by="policy")
-    assert not by_policy.filter(pl.col("label") == "y")["paired"].any()
+    assert by_policy.filter(pl.col("label") == "y")["paired"].all()
+    reseated = _scaled(2).with_columns(pl.col("policies").arr.reverse())  # A B A B -> B A B A
+    unpaired = compare_table({"x": a, "y": reseated}, metric="mean_net", by="policy")
+    assert not unpaired.filter(pl.col("label") == "y")["paired"].any()
 
 
 def test_compare_on_simulated_runs(tmp_path):

@@ -6,7 +6,7 @@ import numpy as np
 import polars as pl
 import pytest
 
-from mjsim.analysis.variants import build_variants, parse_vary, rotate
+from mjsim.analysis.variants import build_variants, parse_vary
 from mjsim.cli import main
 from mjsim.io import read_hands, read_run_info
 
@@ -36,11 +36,6 @@ def test_variants_resettle_what_only_changes_settlement_and_simulate_the_rest():
 def test_bad_vary_option_is_named():
     with pytest.raises(ValueError, match="nosuch"):
         build_variants(["jipinghu"], ["nosuch=1,2"])
-
-
-def test_duplicate_seating_rotates_the_policies():
-    assert rotate(("a", "b", "c", "d"), 1) == ("d", "a", "b", "c")
-    assert rotate(("a",), 2) == ("a", "a", "a", "a")
 
 
 def test_cli_compare_end_to_end(tmp_path, capsys):

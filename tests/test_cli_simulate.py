@@ -8,15 +8,14 @@ from mjsim import ruleset
 from mjsim.cli import main
 from mjsim.io import read_hands, read_run_info
 from mjsim.io.schema import COLUMNS
-from mjsim.sim import parallel
 from mjsim.sim.parallel import RunSpec, simulate
 from mjsim.sim.replay import replay_hand
 
 
 def _run(tmp_path, name, workers, monkeypatch, hands=240):
-    monkeypatch.setattr(parallel, "CHUNK_HANDS", 80)  # several chunks, so workers really split the run
+    # several chunks, so workers really split the run
     spec = RunSpec(ruleset("jipinghu"), ("efficiency", "random", "efficiency", "defensive"), hands,
-                   session_length=4, seed=9, run_id="fixed")  # fmt: skip
+                   session_length=4, seed=9, run_id="fixed", chunk_hands=80)  # fmt: skip
     simulate(spec, tmp_path / name, workers=workers, progress=False)
     return read_hands(tmp_path / name)
 
@@ -49,7 +48,8 @@ def test_replay_reproduces_the_logged_hand(tmp_path, monkeypatch):
     hands = _run(tmp_path, "replay", 1, monkeypatch)
     for hand_id in (0, 5, 101, 239):
         logged = hands.filter(pl.col("hand_id") == hand_id).row(0, named=True)
-        lines, record = replay_hand(tmp_path / "replay", hand_id)
+        lines, record, differences = replay_hand(tmp_path / "replay", hand_id)
+        assert differences == []
         assert record["winners"] == logged["winners"]
         assert record["fan"] == logged["fan"]
         assert [int(x) for x in record["net"]] == list(logged["net"])

@@ -20,7 +20,14 @@ pytest.importorskip("ipykernel")
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
-EXPECTED = {"quick_start", "cap_3_vs_5", "horses_variance", "liability", "seat_dealer_advantage"}
+EXPECTED = {
+    "quick_start",
+    "cap_3_vs_5",
+    "horses_variance",
+    "liability",
+    "seat_dealer_advantage",
+    "policies_and_rule_effects",
+}
 TEST_HANDS = "400"
 
 

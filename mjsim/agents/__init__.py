@@ -18,12 +18,44 @@ missing tile when a hand is judged, and is never discarded while another tile ma
 
 ``get_policy("value:greed=0.7")`` returns ``(policy, params)``; ``.spec`` is the normalised string the
 engine logs per seat.
+
+Third-party policies register through the entry-point group ``mjsim.policies``: an entry point
+named like the policy whose object is a :class:`~mjsim.agents.base.Policy`, e.g. in the other
+package's ``pyproject.toml``::
+
+    [project.entry-points."mjsim.policies"]
+    cautious = "my_package.cautious:POLICY"
+
+Policies are resolved by name in each process that plays (on a cluster, on every worker), so the
+package must be installed wherever the chunks run.
 """
+
+from importlib.metadata import entry_points
 
 from mjsim.agents import defensive, efficiency, uniform, value
 from mjsim.agents.base import ParsedPolicy, Policy, format_spec, parse_policy
 
-POLICIES: dict[str, Policy] = {p.name: p for p in (uniform.POLICY, efficiency.POLICY, value.POLICY, defensive.POLICY)}
+ENTRY_POINT_GROUP = "mjsim.policies"
+BUILT_IN = (uniform.POLICY, efficiency.POLICY, value.POLICY, defensive.POLICY)
+
+
+def _registered() -> dict[str, Policy]:
+    """The built-in policies, then every installed ``mjsim.policies`` entry point (a built-in name wins)."""
+    found: dict[str, Policy] = {p.name: p for p in BUILT_IN}
+    for point in entry_points(group=ENTRY_POINT_GROUP):
+        if point.name in found:
+            continue
+        policy = point.load()
+        if not isinstance(policy, Policy) or policy.name != point.name:
+            raise ValueError(
+                f"entry point {point.name!r} = {point.value!r} in group {ENTRY_POINT_GROUP!r} must name a "
+                f"mjsim.agents.base.Policy called {point.name!r}"
+            )
+        found[point.name] = policy
+    return found
+
+
+POLICIES: dict[str, Policy] = _registered()
 
 
 def get_policy(spec: str) -> ParsedPolicy:

@@ -45,6 +45,9 @@ class Policy:
     default_params: dict[str, float]
     doc: str
     bounds: dict[str, tuple[float, float]] = field(default_factory=dict)  # inclusive ranges of the parameters
+    # Ruleset options whose values change this policy's choices beyond the legal actions (what it values or
+    # fears).  A comparison may re-settle a variant only where no seated policy reads an option it changes.
+    reads: frozenset[str] = frozenset()
 
     def param_names(self) -> tuple[str, ...]:
         return tuple(self.default_params)

@@ -319,4 +319,5 @@ POLICY = Policy(
     default_params=DEFAULTS,
     bounds={"late_wall": (0.0, 200.0), "fold_shanten": (0.0, 14.0)},
     doc=__doc__.split("\n\n")[0],
+    reads=frozenset({"liability_twelve_tiles", "liability_limit_hands"}),  # it avoids feeding a 包 trigger
 )

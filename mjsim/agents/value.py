@@ -628,4 +628,5 @@ POLICY = Policy(
     default_params=DEFAULTS,
     bounds={"greed": (0.0, 1.0)},
     doc=__doc__.split("\n\n")[0],
+    reads=frozenset({"fan", "limit_fan", "xz_fan", "bonuses", "big_hands", "hand_value"}),  # PolicyRules' fan_*
 )

@@ -318,16 +318,24 @@ def ratio_specs_sums(specs: dict) -> dict[str, Value]:
     return values
 
 
-def seat_moments(lf, groups: Sequence[str], specs: dict, levels: pl.DataFrame | None = None) -> pl.DataFrame:
+def seat_moments(
+    lf, groups: Sequence[str], specs: dict, levels: pl.DataFrame | None = None, cluster: str | None = None
+) -> pl.DataFrame:
     """Long ratio moments (``groups, metric, kind, A B Saa Sab Sbb N``) of seat-level ratio ``specs``.
 
     ``specs``: ``metric: (numerator, denominator, kind)`` with per-seat values
     (a :func:`seat_exprs` key or a function of the seat's expressions;
-    denominator None: the row count), clustered by hand.
+    denominator None: the row count), clustered by hand — or, with
+    ``cluster="seed"``, by wall: rows of runs that played the same walls
+    (seatings, variants on one seed) are one correlated unit.
     """
     groups = list(groups)
     levels = group_levels(lf, groups) if levels is None else levels
-    per_hand = with_seat_columns(lf).select(seat_sums(groups, levels, ratio_specs_sums(specs)))
+    sums = seat_sums(groups, levels, ratio_specs_sums(specs))
+    if cluster is None:
+        per_hand = with_seat_columns(lf).select(sums)
+    else:
+        per_hand = with_seat_columns(lf).select(cluster, *sums).group_by(cluster).agg(pl.exclude(cluster).sum())
     wide = moments_by_level(per_hand, levels, specs).collect()
     return long_moments(wide, groups, levels, specs)
 
@@ -396,7 +404,7 @@ SEAT_SPECS = {
 }
 
 
-def seat_table(lf, by="seat") -> pl.DataFrame:
+def seat_table(lf, by="seat", cluster: str | None = None) -> pl.DataFrame:
     """Per group of seats: rates, mean and distribution of net per hand.
 
     ``by``: "seat" (absolute), "role" (dealer / non-dealer), "policy" (the
@@ -411,11 +419,12 @@ def seat_table(lf, by="seat") -> pl.DataFrame:
     ``sd_net`` (ddof 1), quantiles ``q01 q05 q50 q95 q99`` of net (linear
     interpolation), ``skewness`` (m3 / m2^1.5, population moments), and
     ``mean_net_win`` ... ``mean_net_penalty`` (the parts of ``mean_net``).
-    Groups with no row (a policy never in a seat) are left out.
+    Groups with no row (a policy never in a seat) are left out.  ``cluster="seed"`` clusters the standard
+    errors by wall instead of by hand (tables pooling runs on the same walls).
     """
     groups = check_by(by)
     lf = lazy(lf)
-    moments = seat_moments(lf, groups, SEAT_SPECS)
+    moments = seat_moments(lf, groups, SEAT_SPECS, cluster=cluster)
     moments = moments.join(moments.filter((pl.col("metric") == "mean_net") & (pl.col("B") > 0)).select(groups),
                            on=groups, how="semi")  # fmt: skip
     freq = seat_values(lf, groups, "net").group_by(*groups, "net").agg(pl.len().alias("_c"))

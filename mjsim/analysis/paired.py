@@ -111,15 +111,18 @@ def hands_needed(se_per_hand, target_halfwidth, z: float = Z95):
 COMPARE_COLUMNS = ("reference", "diff", "diff_se", "diff_ci_low", "diff_ci_high", "paired")
 
 
-def same_hands(a, b) -> bool:
-    """Whether two hand logs hold the same hands: unique hand ids, the same ones, with the same seeds."""
-    left = lazy(a).select("hand_id", "seed")
-    right = lazy(b).select("hand_id", pl.col("seed").alias("seed_b"))
+def same_hands(a, b, keys: Sequence[str] = ("hand_id",)) -> bool:
+    """Whether two hand logs hold the same hands: unique ``keys`` (hand ids; with pooled seatings
+    ``("seating", "hand_id")``), the same ones, with the same seeds."""
+    keys = list(keys)
+    left = lazy(a).select(*keys, "seed")
+    right = lazy(b).select(*keys, pl.col("seed").alias("seed_b"))
+    unique = pl.struct(keys).n_unique().alias("u")
     counts = pl.collect_all(
         [
-            left.select(pl.len().alias("n"), pl.col("hand_id").n_unique().alias("u")),
-            right.select(pl.len().alias("n"), pl.col("hand_id").n_unique().alias("u")),
-            left.join(right, on="hand_id", how="inner").select(
+            left.select(pl.len().alias("n"), unique),
+            right.select(pl.len().alias("n"), unique),
+            left.join(right, on=keys, how="inner").select(
                 pl.len().alias("n"), (pl.col("seed") == pl.col("seed_b")).all().alias("same")
             ),
         ]
@@ -128,7 +131,18 @@ def same_hands(a, b) -> bool:
     return na == ua == nb == ub == nj and na > 0 and bool(same)
 
 
-def compare_table(runs: dict, metric="mean_net", by="role") -> pl.DataFrame:
+def same_seating(a, b, keys: Sequence[str] = ("hand_id",)) -> bool:
+    """Whether every matched hand has the same policy at each seat in both logs (so rows pair by policy)."""
+    keys = list(keys)
+    joined = (
+        lazy(a)
+        .select(*keys, "policies")
+        .join(lazy(b).select(*keys, pl.col("policies").alias("policies_b")), on=keys, how="inner")
+    )
+    return bool(joined.select((pl.col("policies") == pl.col("policies_b")).all()).collect().item())
+
+
+def compare_table(runs: dict, metric="mean_net", by="role", keys=("hand_id",), cluster=None) -> pl.DataFrame:
     """:func:`~mjsim.analysis.metrics.seat_table` of several runs, stacked, with differences to the first.
 
     ``runs``: ``{label: LazyFrame}`` (the first is the reference); ``metric``:
@@ -139,12 +153,17 @@ def compare_table(runs: dict, metric="mean_net", by="role") -> pl.DataFrame:
 
     The difference is *paired* (:func:`paired_difference`, clustered by hand)
     when both runs hold the same hands (:func:`same_hands`), ``by`` is one of
-    "seat", "role", "offset" and the metric is a per-row mean (``win_rate``,
+    "seat", "role", "offset" or "policy" (the last where every hand seats the
+    same policies in both, :func:`same_seating`) and the metric is a per-row mean (``win_rate``,
     ``deal_in_rate``, ``draw_rate``, ``mean_net``, ``mean_net_*``): rows are
     matched on (hand_id, seat) for "seat", on (hand_id, offset) for "role" and
     "offset".  Otherwise it is unpaired, ``diff_se = √(se² + se_ref²)``, or
     null where the metric has no se.  The reference's own rows have null
     differences.
+
+    Runs that pool several seatings of the same walls (balanced seating)
+    pass ``keys=("seating", "hand_id")`` and ``cluster="seed"``: rows pair
+    within a seating and the standard errors cluster by wall.
     """
     if not runs:
         raise ValueError("compare_table needs at least one run")
@@ -153,7 +172,7 @@ def compare_table(runs: dict, metric="mean_net", by="role") -> pl.DataFrame:
     labels = list(runs)
     tables = {}
     for label, lf in runs.items():
-        table = seat_table(lf, by)
+        table = seat_table(lf, by, cluster=cluster)
         if wanted is not None:
             unknown = set(wanted) - set(table["metric"].unique())
             if unknown:
@@ -163,7 +182,7 @@ def compare_table(runs: dict, metric="mean_net", by="role") -> pl.DataFrame:
     reference = labels[0]
     ref_table = tables[reference]
     out = [_with_nulls(ref_table, reference)]
-    pairable_by = len(groups) == 1 and groups[0] in ("seat", "role", "offset")
+    pairable_by = len(groups) == 1 and groups[0] in ("seat", "role", "offset", "policy")
     for label in labels[1:]:
         table = tables[label]
         joined = table.join(
@@ -176,8 +195,11 @@ def compare_table(runs: dict, metric="mean_net", by="role") -> pl.DataFrame:
             pl.lit(False).alias("paired"),
         )  # fmt: skip
         pairable = [m for m in table["metric"].unique().to_list() if m in ROW_MEANS]
-        if pairable_by and pairable and same_hands(runs[label], runs[reference]):
-            paired = _paired_rows(runs[label], runs[reference], groups, pairable)
+        pairs = pairable_by and pairable and same_hands(runs[label], runs[reference], keys)
+        if pairs and groups[0] == "policy":
+            pairs = same_seating(runs[label], runs[reference], keys)
+        if pairs:
+            paired = _paired_rows(runs[label], runs[reference], groups, pairable, keys, cluster)
             found = pl.col("_p_diff").is_not_null()
             joined = joined.join(paired, on=[*groups, "metric"], how="left").with_columns(
                 pl.when(found).then(pl.col("_p_diff")).otherwise(pl.col("diff")).alias("diff"),
@@ -204,13 +226,14 @@ def _with_nulls(table: pl.DataFrame, reference: str) -> pl.DataFrame:
 _PAIR_COLUMNS = ("dealer", "winners", "discarder", "win_kind", "fan", "liable", "policies", *NET_COLUMNS)
 
 
-def _paired_rows(lf, ref, groups: Sequence[str], metrics: Sequence[str]) -> pl.DataFrame:
+def _paired_rows(lf, ref, groups: Sequence[str], metrics: Sequence[str], keys=("hand_id",), cluster=None):
     """Paired differences of per-row means, hand by hand: for each group level the per-hand sum over its
-    seats in ``lf`` minus that in ``ref`` (rows matched on (hand, seat) or (hand, offset)), clustered by hand."""
-    groups = list(groups)
-    left = lazy(lf).select("hand_id", *_PAIR_COLUMNS)
-    right = lazy(ref).select("hand_id", *[pl.col(c).alias(f"{c}_b") for c in _PAIR_COLUMNS])
-    joined = with_seat_columns(with_seat_columns(left.join(right, on="hand_id", how="inner")), "_b")
+    seats in ``lf`` minus that in ``ref`` (rows matched on (hand, seat) or (hand, offset)), clustered by hand
+    (or by ``cluster``, e.g. the wall ``seed``)."""
+    groups, keys = list(groups), list(keys)
+    left = lazy(lf).select(*keys, "seed", *_PAIR_COLUMNS)
+    right = lazy(ref).select(*keys, *[pl.col(c).alias(f"{c}_b") for c in _PAIR_COLUMNS])
+    joined = with_seat_columns(with_seat_columns(left.join(right, on=keys, how="inner")), "_b")
     seats_a = [seat_exprs(s) for s in range(4)]
     seats_b = [seat_exprs(s, "_b") for s in range(4)]
     levels = group_levels(lf, groups)
@@ -232,6 +255,9 @@ def _paired_rows(lf, ref, groups: Sequence[str], metrics: Sequence[str]) -> pl.D
         for m in specs
         for x in moment_aggs(f"a:{m}@{index}", f"b:{m}@{index}", f"{m}@{index}__")
     ]
-    wide = joined.select(columns).select(aggs).collect()
+    per_unit = joined.select(columns)
+    if cluster is not None:
+        per_unit = joined.select(cluster, *columns).group_by(cluster).agg(pl.exclude(cluster).sum())
+    wide = per_unit.select(aggs).collect()
     result = finish(long_moments(wide, groups, levels, specs))
     return result.select(*groups, "metric", pl.col("estimate").alias("_p_diff"), pl.col("se").alias("_p_se"))

@@ -74,23 +74,24 @@ def target_ruleset(logged: Ruleset, ruleset_or_overrides) -> Ruleset:
     return target
 
 
-def resettle(runs, ruleset_or_overrides=None, **overrides) -> pl.DataFrame:
+def resettle(runs, ruleset_or_overrides=None, *, allow_partial: bool = False, **overrides) -> pl.DataFrame:
     """Each logged hand of ``runs`` (run directories) settled again under another scoring option.
 
     ``ruleset_or_overrides``: a ``Ruleset``, or a dict of options changed from
     each run's logged ruleset (keywords work too: ``resettle(run, cap=5)``).
     Returns one row per hand: run_id, hand_id, fan (per winner), patterns,
     liable, horse_hits, horses, horse_seats, net and net_win/kong/horse/liability/penalty.
+    An incomplete run is refused unless ``allow_partial``.
     """
     if overrides:
         ruleset_or_overrides = {**dict(ruleset_or_overrides or {}), **overrides}
     dirs = [runs] if isinstance(runs, (str, Path)) else list(runs)
     frames = []
     for directory in dirs:
-        info = read_run_info(directory)
+        info = read_run_info(directory, allow_partial)
         logged = loads(info["ruleset_toml"], name=info["ruleset"])
         target = target_ruleset(logged, ruleset_or_overrides)
-        hands = scan_hands(directory).sort("hand_id").collect()
+        hands = scan_hands(directory, allow_partial=allow_partial).sort("hand_id").collect()
         frames.append(resettle_hands(hands, target, info["session_length"]))
     return pl.concat(frames)
 

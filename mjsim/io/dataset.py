@@ -1,89 +1,122 @@
-"""Write runs as a directory of Parquet parts; read them back as one table.
+"""Hand logs as Parquet parts of a run directory (see ``mjsim.io.runs`` for the layout); reading them back.
 
-A run directory holds ``run.json`` (the ruleset as TOML, the run's
-arguments, the schema version) and ``part-CCCCC-KKKK.parquet`` files, one per
-flush of chunk ``C``.  Parts are named by chunk, never by worker, so the
-same run gives the same files whatever the number of workers.  Parts are
-written to a temporary name and renamed, so a reader never sees half a file.
+Parts are named by chunk, never by worker (``part-CCCCC-KKKK.parquet``, flush
+``K`` of chunk ``C``), so the same run gives the same files whatever the number
+of workers.  Each part carries the schema version and run id as Parquet
+key-value metadata, and page checksums.  Readers verify every part against the
+run's manifest, check the schema version, and read runs of different schema
+versions together (a column an older run lacks reads as null).
 """
 
 from __future__ import annotations
 
-import json
-import os
-from pathlib import Path
-
 import polars as pl
 import pyarrow as pa
-import pyarrow.parquet as pq
 
+from mjsim.io.runs import RunView, RunWriter
 from mjsim.io.schema import SCHEMA_VERSION, arrow_schema
 
-RUN_INFO = "run.json"
 RUN_CONSTANTS = ("run_id", "ruleset", "ruleset_hash", "mjsim_version")  # one value for every row of a run
 
 
 class DatasetWriter:
-    """Append record chunks of one run chunk as Parquet parts in ``directory``."""
+    """Write the record columns of one run chunk as Parquet parts into an attempt directory of ``store``."""
 
-    def __init__(self, directory, chunk: int, constants: dict):
-        self.directory = Path(directory)
-        self.directory.mkdir(parents=True, exist_ok=True)
+    def __init__(self, store, directory: str, chunk: int, constants: dict, before_write=None):
+        self.store = store
+        self.directory = directory
         self.chunk = chunk
         self.constants = constants  # run_id, ruleset, ruleset_hash, mjsim_version, policies
-        self.parts = 0
+        self.before_write = before_write  # called before each part is written (a worker checks its parent)
+        self.parts: list[dict] = []
         self.rows = 0
 
-    def write(self, columns: dict) -> Path:
+    def write(self, columns: dict) -> dict:
         """Write one part: ``columns`` maps every per-hand column to Arrow arrays (or lists/numpy arrays)."""
         n = len(columns["hand_id"])
-        constants = {name: [self.constants[name]] * n for name in RUN_CONSTANTS}
-        constants["policies"] = [list(self.constants["policies"])] * n
-        schema = arrow_schema()
-        arrays = [_as_arrow(constants[f.name] if f.name in constants else columns[f.name], f.type) for f in schema]
-        table = pa.Table.from_arrays(arrays, schema=schema)
-        path = self.directory / f"part-{self.chunk:05d}-{self.parts:04d}.parquet"
-        partial = path.with_name(path.name + f".{os.getpid()}.tmp")
-        pq.write_table(table, partial, compression="zstd")
-        os.replace(partial, path)
-        self.parts += 1
+        table = log_table(columns, self.constants, n)
+        table = table.replace_schema_metadata(
+            {
+                **table.schema.metadata,
+                b"mjsim_run_id": self.constants["run_id"].encode(),
+                b"mjsim_chunk": b"%d" % self.chunk,
+            }
+        )
+        if self.before_write is not None:
+            self.before_write()
+        name = f"part-{self.chunk:05d}-{len(self.parts):04d}.parquet"
+        part = self.store.write_table(f"{self.directory}/{name}", table)
+        self.parts.append(part)
         self.rows += n
-        return path
+        return part
+
+
+def log_table(columns: dict, constants: dict, n: int) -> pa.Table:
+    """The log's Arrow table from record columns plus the run's constant columns."""
+    filled = {name: [constants[name]] * n for name in RUN_CONSTANTS}
+    filled["policies"] = [list(constants["policies"])] * n
+    schema = arrow_schema()
+    arrays = [_as_arrow(filled[f.name] if f.name in filled else columns[f.name], f.type) for f in schema]
+    return pa.Table.from_arrays(arrays, schema=schema)
 
 
 def _as_arrow(values, dtype: pa.DataType) -> pa.Array:
-    if isinstance(values, pa.Array):
+    if isinstance(values, pa.Array | pa.ChunkedArray):
         return values if values.type == dtype else values.cast(dtype)
     return pa.array(values.tolist() if hasattr(values, "tolist") else values, dtype)
 
 
-def write_run_info(directory, info: dict) -> None:
-    directory = Path(directory)
-    directory.mkdir(parents=True, exist_ok=True)
-    payload = {"schema_version": SCHEMA_VERSION, **info}
-    (directory / RUN_INFO).write_text(json.dumps(payload, indent=2, ensure_ascii=False), encoding="utf-8")
+def write_table_run(directory, table: pa.Table, info: dict, *, overwrite: bool = False) -> dict:
+    """A complete run holding ``table`` as one part (re-settled runs): staged, verified and committed like any run."""
+    writer = RunWriter(directory, info, 1, overwrite=overwrite)
+    table = table.cast(arrow_schema()).replace_schema_metadata(
+        {**arrow_schema().metadata, b"mjsim_run_id": str(info.get("run_id", "")).encode(), b"mjsim_chunk": b"0"}
+    )
+    part = writer.store.write_table(f"{writer.attempt_dir}/part-00000-0000.parquet", table)
+    writer.record_chunk(0, [part])
+    return writer.commit()
 
 
-def read_run_info(directory) -> dict:
-    path = Path(directory) / RUN_INFO
-    if not path.exists():
-        raise ValueError(f"{directory} is not an mjsim run directory: {RUN_INFO} is missing")
-    return json.loads(path.read_text(encoding="utf-8"))
+def read_run_info(directory, allow_partial: bool = False) -> dict:
+    """The metadata of a run (``_run.json``); an incomplete run is refused unless ``allow_partial``."""
+    return RunView(directory, allow_partial=allow_partial).info
 
 
-def part_files(directory) -> list[Path]:
-    parts = sorted(Path(directory).glob("part-*.parquet"))
-    if not parts:
-        raise ValueError(f"{directory} holds no hand logs (part-*.parquet)")
-    return parts
+def part_files(directory, allow_partial: bool = False) -> list[str]:
+    return RunView(directory, allow_partial=allow_partial).part_paths()
 
 
-def scan_hands(*directories) -> pl.LazyFrame:
-    """A lazy polars scan over the hand logs of one or more run directories."""
-    files = [str(p) for d in directories for p in part_files(d)]
-    return pl.scan_parquet(files)
+def _scan_run(view: RunView) -> pl.LazyFrame:
+    if view.store.local:
+        frame = pl.scan_parquet(view.part_paths())
+    else:
+        import pyarrow.dataset as ds
+
+        dataset = ds.dataset([view.store.path(p) for p in view.parts], filesystem=view.store.filesystem)
+        frame = pl.scan_pyarrow_dataset(dataset)
+    if view.schema_version == SCHEMA_VERSION:
+        return frame
+    present = set(frame.collect_schema().names())
+    current = pl.from_arrow(arrow_schema().empty_table()).schema
+    missing = [pl.lit(None, dtype=dtype).alias(name) for name, dtype in current.items() if name not in present]
+    return frame.with_columns(missing).select(list(current))
 
 
-def read_hands(*directories) -> pl.DataFrame:
+def scan_hands(*directories, allow_partial: bool = False) -> pl.LazyFrame:
+    """A lazy polars scan over the hand logs of one or more run directories (each verified first)."""
+    if not directories:
+        raise TypeError("scan_hands needs at least one run directory")
+    views = [RunView(d, allow_partial=allow_partial) for d in directories]
+    seen = {}
+    for d, view in zip(directories, views):
+        key = str(view.store)
+        if key in seen:
+            raise ValueError(f"the run directory {d} is given twice: its hands would be read twice")
+        seen[key] = d
+    frames = [_scan_run(view) for view in views]
+    return frames[0] if len(frames) == 1 else pl.concat(frames, how="diagonal_relaxed")
+
+
+def read_hands(*directories, allow_partial: bool = False) -> pl.DataFrame:
     """Every hand of the runs, sorted by run and hand id."""
-    return scan_hands(*directories).sort("run_id", "hand_id").collect()
+    return scan_hands(*directories, allow_partial=allow_partial).sort("run_id", "hand_id").collect()

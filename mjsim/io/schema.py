@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import pyarrow as pa
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+# Version history: 1 — metadata in run.json beside the parts; 2 — run directories with a verified manifest
+# (_run.json), page checksums, and mjsim_version holding the release plus a source hash.
 
 _SEATS = pa.list_(pa.int64(), 4)
 
@@ -27,7 +29,7 @@ COLUMNS: dict[str, tuple[pa.DataType, str]] = {
     "hand_in_session": (pa.int32(), "position of the hand in its session, from 0"),
     "ruleset": (pa.string(), "ruleset name (preset or house file stem)"),
     "ruleset_hash": (pa.string(), "content hash of every ruleset option (same options, same hash)"),
-    "mjsim_version": (pa.string(), "mjsim version that simulated the hand"),
+    "mjsim_version": (pa.string(), "mjsim release and source hash that simulated the hand (0.1.0+src.1a2b...)"),
     "dealer": (pa.int8(), "absolute seat of the dealer 庄家 (C-S3)"),
     "round_wind": (pa.int8(), "round wind 圈风 0-3 = 东南西北 (C-S2)"),
     "streak": (pa.int16(), "hands in a row the dealer has kept the deal before this one (连庄 count)"),

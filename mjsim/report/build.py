@@ -21,6 +21,7 @@ import pandas as pd
 import polars as pl
 
 from mjsim.io.dataset import read_run_info, scan_hands
+from mjsim.io.store import RunStore
 from mjsim.report import figures as F
 from mjsim.report import html as H
 from mjsim.report import tables as T
@@ -75,12 +76,15 @@ def default_labels(runs: list[Run]) -> list[str]:
     return labels
 
 
-def load_runs(run_dirs, labels=None) -> list[Run]:
-    """The runs of ``run_dirs`` with their labels (given, or :func:`default_labels`)."""
+def load_runs(run_dirs, labels=None, allow_partial: bool = False) -> list[Run]:
+    """The runs of ``run_dirs`` with their labels (given, or :func:`default_labels`); incomplete runs are
+    refused unless ``allow_partial``."""
     dirs = [Path(d) for d in run_dirs]
     if not dirs:
         raise ValueError("a report needs at least one run directory")
-    runs = [Run("", d, read_run_info(d), scan_hands(d)) for d in dirs]
+    if len({d.absolute() for d in dirs}) != len(dirs):
+        raise ValueError("a run directory is given twice")
+    runs = [Run("", d, read_run_info(d, allow_partial), scan_hands(d, allow_partial=allow_partial)) for d in dirs]
     if labels is None:
         labels = default_labels(runs)
     labels = [str(label) for label in labels]
@@ -345,21 +349,36 @@ def report_sections(runs: list[Run], tables, figs) -> list[dict]:
     return sections
 
 
-def write_report(run_dirs, out_path, title: str | None = None, labels=None) -> Path:
+def table_section(heading: str, intro: str, frame, formats: dict | None = None, label_columns: int = 1) -> dict:
+    """A report section holding one computed table (a polars or pandas frame), e.g. a comparison's extra
+    results, for :func:`write_report`'s ``extra_sections``."""
+    frame = frame.to_pandas() if hasattr(frame, "to_pandas") else frame
+    return {"heading": heading, "intro": intro, "parts": [H.frame_html(frame, "extra", formats, label_columns)]}
+
+
+def write_report(
+    run_dirs, out_path, title: str | None = None, labels=None, allow_partial: bool = False,
+    extra_sections: list[dict] | None = None,
+) -> Path:  # fmt: skip
     """Write the HTML report of ``run_dirs`` to ``out_path`` (parents created); return its path.
 
     ``labels`` name the runs (default: ruleset names, told apart by their
-    differing options); ``title`` heads the page (default: the labels).
+    differing options); ``title`` heads the page (default: the labels);
+    ``extra_sections`` (:func:`table_section`) follow the description of the runs.
     """
-    runs = load_runs(run_dirs, labels)
+    runs = load_runs(run_dirs, labels, allow_partial)
     tables = report_tables(runs)
     figs = report_figures(tables)
     title = title or "mjsim report: " + " vs ".join(r.label for r in runs)
-    page = H.render_html(title, report_sections(runs, tables, figs))
+    sections = report_sections(runs, tables, figs)
+    sections[1:1] = list(extra_sections or [])
+    page = H.render_html(title, sections)
     for fig in figs.values():
         if hasattr(fig, "clear"):
             fig.clear()
     out = Path(out_path)
+    if out.is_dir():
+        raise ValueError(f"{out} is a directory: give the report's file name (e.g. {out / 'report.html'})")
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(page, encoding="utf-8")
+    RunStore(out.parent).write_bytes(out.name, page.encode("utf-8"))
     return out

@@ -1,27 +1,35 @@
-"""Whole runs: split the sessions into fixed chunks, play them on local cores, write Parquet parts.
+"""Whole runs: split the sessions into fixed chunks, play them on a backend, write and commit the run directory.
 
-Chunks depend only on the run's size, never on the number of workers, and
-each chunk writes its own parts, so a run's rows (and files) are the same
-whatever ``workers`` is.  joblib runs the chunks in worker processes; on a
-cluster the same ``run_chunk`` calls can be sent to Dask workers.
+Chunks depend only on the run's size (``chunk_hands``), never on the number of
+workers or the backend, and each chunk writes its own parts, so a run's rows
+(and files) are the same however it is executed.  The parent process alone
+records finished chunks in the staged manifest (``mjsim.io.runs``), so an
+interrupted run resumes with only its missing chunks (``resume``), and the run
+becomes visible to readers only when it is committed whole.
 """
 
 from __future__ import annotations
 
 import gc
+import os
 import time
 import uuid
 from contextlib import contextmanager
-from dataclasses import dataclass
-
-from joblib import Parallel, delayed
+from dataclasses import dataclass, replace
 
 import mjsim
-from mjsim.io.dataset import DatasetWriter, write_run_info
+from mjsim.io.dataset import DatasetWriter
+from mjsim.io.runs import RunWriter, read_manifest
 from mjsim.progress import Progress
+from mjsim.sim.backends import backend_for
 from mjsim.sim.runner import check_supported, play_sessions, seat_policies
 
 CHUNK_HANDS = 20_000
+PROGRESS_SECONDS = 0.5  # how often a worker process reports the hands it has finished
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C stopped a run; the message says what was kept and how to resume."""
 
 
 @dataclass(frozen=True)
@@ -36,18 +44,23 @@ class RunSpec:
     first_dealer: int = -1
     round_wind: int = 0
     run_id: str = ""
+    chunk_hands: int = CHUNK_HANDS
 
     def sessions(self) -> int:
         return self.hands // self.session_length
 
     def chunks(self) -> list[tuple[int, int]]:
-        per_chunk = max(1, CHUNK_HANDS // self.session_length)
+        per_chunk = max(1, self.chunk_hands // self.session_length)
         total = self.sessions()
         return [(start, min(total, start + per_chunk)) for start in range(0, total, per_chunk)]
 
 
 def validate(spec: RunSpec) -> None:
     check_supported(spec.ruleset)
+    for name in ("hands", "session_length", "seed", "first_dealer", "round_wind", "chunk_hands"):
+        value = getattr(spec, name)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise TypeError(f"{name} must be an integer, got {value!r}")
     if spec.hands < 1:
         raise ValueError(f"--hands must be at least 1, got {spec.hands}")
     if spec.session_length < 1:
@@ -61,22 +74,59 @@ def validate(spec: RunSpec) -> None:
         raise ValueError(f"dealer must be 0-3 or random, got {spec.first_dealer}")
     if spec.round_wind not in (0, 1, 2, 3):
         raise ValueError(f"round wind must be 0-3, got {spec.round_wind}")
-    if spec.seed < 0:
-        raise ValueError(f"--seed must be a non-negative integer, got {spec.seed}")
+    if spec.seed < 0 or spec.seed >= 2**63:
+        raise ValueError(f"--seed must be an integer from 0 to 2**63-1, got {spec.seed}")
+    if spec.chunk_hands < 1:
+        raise ValueError(f"chunk_hands must be at least 1, got {spec.chunk_hands}")
 
 
-def run_chunk(spec: RunSpec, chunk: int, first: int, end: int, out_dir) -> int:
-    """Play sessions ``[first, end)`` and write their parts; return the number of hands."""
+# ---- one chunk, in whatever process runs it ----------------------------------------------------------------
+
+
+class _Reporter:
+    """In a worker: stop at once if the parent process is gone; report finished hands now and then.
+
+    A parent killed with ``kill -9`` cannot stop its workers, so each worker
+    checks for it between table batches and before writing a part: no part is
+    written after the parent is gone."""
+
+    def __init__(self, store, progress_path: str | None, parent_pid: int | None):
+        self.store, self.progress_path, self.parent_pid = store, progress_path, parent_pid
+        self.hands, self._last = 0, 0.0
+
+    def check_parent(self) -> None:
+        if self.parent_pid is not None and os.getppid() != self.parent_pid:
+            os._exit(3)
+
+    def __call__(self, n: int) -> None:
+        self.check_parent()
+        self.hands += n
+        now = time.monotonic()
+        if self.progress_path is not None and now - self._last > PROGRESS_SECONDS:
+            self._last = now
+            self.store.write_bytes(self.progress_path, b"%d" % self.hands)
+
+
+def run_chunk(spec: RunSpec, chunk: int, first: int, end: int, location, attempt_dir: str, watch=None, on_hands=None):
+    """Play sessions ``[first, end)`` and write their parts in ``attempt_dir``; return the part entries.
+
+    ``watch = (parent_pid, progress file)`` in a local worker process;
+    ``on_hands(n)`` counts finished hands where the chunk runs in the caller's process."""
+    from mjsim.io.store import RunStore
+
+    store = RunStore(location)
+    parent_pid, progress_path = watch if watch else (None, None)
+    reporter = _Reporter(store, progress_path, parent_pid)
     seats = seat_policies(spec.policies)
-    writer = DatasetWriter(out_dir, chunk, _constants(spec, seats.specs))
+    writer = DatasetWriter(store, attempt_dir, chunk, _constants(spec, seats.specs), reporter.check_parent)
     with _old_objects_frozen():
         for columns in play_sessions(
             spec.ruleset, seats, seed=spec.seed, first_session=first, end_session=end,
             session_length=spec.session_length, first_dealer=spec.first_dealer, round_wind=spec.round_wind,
-            as_arrow=True,
+            as_arrow=True, on_hands=on_hands or reporter,
         ):  # fmt: skip
             writer.write(columns)
-    return writer.rows
+    return writer.parts
 
 
 @contextmanager
@@ -103,24 +153,11 @@ def _constants(spec: RunSpec, specs) -> dict:
     }
 
 
-def simulate(spec: RunSpec, out_dir, workers: int = 1, progress: bool | None = None) -> dict:
-    """Run ``spec`` into ``out_dir``; return the run info written to ``run.json``."""
-    validate(spec)
-    if not spec.run_id:
-        spec = RunSpec(**{**spec.__dict__, "run_id": uuid.uuid4().hex[:12]})
-    seats = seat_policies(spec.policies)  # parse errors surface before any work starts
-    chunks = spec.chunks()
-    bar = Progress(spec.hands, enabled=progress)
-    started = time.perf_counter()
-    if workers <= 1:
-        for index, (first, end) in enumerate(chunks):
-            bar.update(run_chunk(spec, index, first, end, out_dir))
-    else:
-        jobs = (delayed(run_chunk)(spec, i, first, end, out_dir) for i, (first, end) in enumerate(chunks))
-        for rows in Parallel(n_jobs=workers, return_as="generator_unordered")(jobs):
-            bar.update(rows)
-    bar.close()
-    info = {
+# ---- a whole run -------------------------------------------------------------------------------------------
+
+
+def _spec_info(spec: RunSpec, seats) -> dict:
+    return {
         "run_id": spec.run_id,
         "ruleset": spec.ruleset.name,
         "ruleset_hash": spec.ruleset.content_hash,
@@ -131,9 +168,112 @@ def simulate(spec: RunSpec, out_dir, workers: int = 1, progress: bool | None = N
         "seed": spec.seed,
         "dealer": spec.first_dealer,
         "round_wind": spec.round_wind,
-        "workers": workers,
-        "seconds": round(time.perf_counter() - started, 3),
+        "chunk_hands": spec.chunk_hands,
         "mjsim_version": mjsim.code_version(),
     }
-    write_run_info(out_dir, info)
+
+
+def simulate(
+    spec: RunSpec, out_dir, workers: int = 1, progress: bool | None = None, *, overwrite: bool = False,
+    scheduler=None, extra_info: dict | None = None,
+) -> dict:  # fmt: skip
+    """Run ``spec`` into ``out_dir`` (a path or filesystem URL); return the committed run's metadata.
+
+    ``workers``: local processes (>= 1, or -1 for every core); ``scheduler``:
+    a Dask scheduler address or ``distributed.Client`` to run the chunks on a
+    cluster instead (``out_dir`` must then be on a filesystem every worker
+    sees).  ``overwrite`` replaces a run already in ``out_dir`` as a whole;
+    ``extra_info`` is added to the run's metadata (a comparison's label)."""
+    validate(spec)
+    if not spec.run_id:
+        spec = replace(spec, run_id=uuid.uuid4().hex[:12])
+    seats = seat_policies(spec.policies)  # parse errors surface before any work starts
+    info = _spec_info(spec, seats) | (extra_info or {})
+    writer = RunWriter(out_dir, info, len(spec.chunks()), overwrite=overwrite)
+    return _execute(spec, writer, workers, progress, scheduler)
+
+
+def resume(out_dir, workers: int = 1, progress: bool | None = None, *, scheduler=None) -> dict:
+    """Finish an interrupted run: play only its missing chunks (the rows equal an uninterrupted run)."""
+    from mjsim.rules import loads
+
+    info = read_manifest(out_dir)
+    if info.get("mjsim_version") != mjsim.code_version():
+        raise ValueError(
+            f"{out_dir} was started by mjsim {info.get('mjsim_version')}; this is {mjsim.code_version()}: "
+            "resume it with the same code, or start again with --overwrite"
+        )
+    writer = RunWriter(out_dir, resume=True)
+    spec = RunSpec(
+        ruleset=loads(info["ruleset_toml"], name=info["ruleset"]), policies=tuple(info["policies"]),
+        hands=info["hands"], session_length=info["session_length"], seed=info["seed"], first_dealer=info["dealer"],
+        round_wind=info["round_wind"], run_id=info["run_id"], chunk_hands=info["chunk_hands"],
+    )  # fmt: skip
+    return _execute(spec, writer, workers, progress, scheduler)
+
+
+def _execute(spec: RunSpec, writer: RunWriter, workers, progress, scheduler) -> dict:
+    chunks = spec.chunks()
+    todo = [(i, *chunks[i]) for i in writer.missing()]
+    backend = backend_for(workers, max(1, len(todo)), scheduler) if todo else None
+    bar = Progress(spec.hands, enabled=progress)
+    shown = writer.rows_done()  # hands the bar shows
+    bar.update(shown)
+    started = time.perf_counter()
+    location = writer.store.location
+    pending: dict = {}
+    in_flight = 1 if backend is None or backend.name == "in-process" else 2 * backend.describe()["workers"] or 2
+    try:
+        queue = list(todo)
+        while queue or pending:
+            while queue and len(pending) < in_flight:
+                index, first, end = queue.pop(0)
+                watch = None
+                if backend.name == "local":
+                    watch = (os.getpid(), f"{writer.attempt_dir}/progress/{index:05d}")
+                    writer.store.makedirs(f"{writer.attempt_dir}/progress")
+                on_hands = bar.update if backend.name == "in-process" else None
+                args = (spec, index, first, end, location, writer.attempt_dir, watch, on_hands)
+                pending[backend.submit(run_chunk, *args)] = index
+            done, _ = backend.wait(set(pending), timeout=PROGRESS_SECONDS)
+            for future in done:
+                index = pending.pop(future)
+                parts = future.result()
+                writer.record_chunk(index, parts)
+            if backend.name != "in-process":  # in this process the chunk counts its hands straight into the bar
+                now = writer.rows_done() + (_reported(writer, pending.values()) if backend.name == "local" else 0)
+                bar.update(max(0, now - shown))
+                shown = max(shown, now)
+    except KeyboardInterrupt:
+        if backend is not None:
+            backend.close(cancel=True)
+        writer.clean_attempt()
+        bar.close()
+        raise Interrupted(
+            f"interrupted: {len(writer.done_chunks())} of {len(chunks)} chunks are written; "
+            f"resume with `mjsim simulate --resume {writer.store}`"
+        ) from None
+    except BaseException:
+        if backend is not None:
+            backend.close(cancel=True)
+        writer.clean_attempt()
+        raise
+    backend_info = backend.describe() if backend is not None else {"kind": "none"}
+    if backend is not None:
+        backend.close()
+    bar.close()
+    seconds = round(time.perf_counter() - started, 3)
+    info = writer.commit({"seconds": seconds, "backend": backend_info, "workers": backend_info.get("workers", 1)})
     return info
+
+
+def _reported(writer: RunWriter, chunks) -> int:
+    """Hands the running chunks' workers have reported so far."""
+    total = 0
+    for index in chunks:
+        path = f"{writer.attempt_dir}/progress/{index:05d}"
+        try:
+            total += int(writer.store.read_bytes(path) or 0)
+        except (OSError, ValueError):
+            pass
+    return total

@@ -29,12 +29,15 @@ from mjsim.tiles import format_counts, tile_name
 WINDS = "东南西北"
 
 
-def replay_hand(run_dir, hand_id: int) -> tuple[list[str], dict]:
-    """Re-simulate ``hand_id`` of the run; return the narrated lines and the replayed record."""
+def replay_hand(run_dir, hand_id: int, allow_partial: bool = False) -> tuple[list[str], dict, list[str]]:
+    """Re-simulate ``hand_id`` of the run; return the narrated lines, the replayed record, and how the replay
+    differs from the logged row (empty when seed, ruleset hash and outcome all agree)."""
     import polars as pl
 
-    info = read_run_info(run_dir)
-    rows = scan_hands(run_dir).filter(pl.col("hand_id") == hand_id).collect()
+    if isinstance(hand_id, bool) or not isinstance(hand_id, int | np.integer):
+        raise TypeError(f"hand_id must be an integer, got {hand_id!r}")
+    info = read_run_info(run_dir, allow_partial)
+    rows = scan_hands(run_dir, allow_partial=allow_partial).filter(pl.col("hand_id") == hand_id).collect()
     if rows.height == 0:
         raise ValueError(f"hand {hand_id} is not in {run_dir}")
     row = rows.row(0, named=True)
@@ -74,13 +77,33 @@ def replay_hand(run_dir, hand_id: int) -> tuple[list[str], dict]:
         engine.store_streams(st, n, row_table, row_seat, rng_rows)
         engine.apply(st, params, sc, n, row_table, row_seat, actions)
     record = {k: (v[0] if len(v) else None) for k, v in rows_to_columns(out, int(out.count[0])).items()}
+    differences = differences_from_log(record, row, ruleset.content_hash)
     lines = _narrate(st, dealt, row, seats.specs)
     lines.append(
         f"result: winners {record['winners']} {record['win_kind']} fan {record['fan']} "
         f"patterns {record['patterns']} hands {record['win_hands']} melds {record['win_melds']} "
         f"net {[int(x) for x in record['net']]}"
     )
-    return lines, record
+    if differences:
+        lines.append("WARNING: the replay differs from the logged row: " + "; ".join(differences))
+    return lines, record, differences
+
+
+def differences_from_log(record: dict, row: dict, ruleset_hash: str) -> list[str]:
+    """What a replayed hand's record has that its logged row does not: seed, ruleset hash or outcome."""
+    found = []
+    if row["ruleset_hash"] != ruleset_hash:
+        found.append(f"the row's ruleset hash {row['ruleset_hash']} is not the run's {ruleset_hash}")
+    if record is None or record.get("seed") is None:
+        return found + ["the replay finished no hand"]
+    if int(record["seed"]) != int(row["seed"]):
+        found.append(f"seed {int(record['seed'])} replayed, {int(row['seed'])} logged")
+    for name in ("winners", "win_kind", "fan", "win_hands"):
+        if list(record[name]) != list(row[name]):
+            found.append(f"{name} {list(record[name])} replayed, {list(row[name])} logged")
+    if [int(x) for x in record["net"]] != [int(x) for x in row["net"]]:
+        found.append(f"net {[int(x) for x in record['net']]} replayed, {list(row['net'])} logged")
+    return found
 
 
 def _narrate(st, dealt, row, specs) -> list[str]:

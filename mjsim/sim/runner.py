@@ -23,6 +23,7 @@ from mjsim.sim.scoring import scoring
 from mjsim.sim.state import allocate_state, engine_params
 
 SUPPORTED_FAMILIES = ("jipinghu", "tuidaohu")
+PROGRESS_HANDS = 256  # finished hands between two progress reports
 
 
 @dataclass(frozen=True)
@@ -102,15 +103,20 @@ def play_sessions(
     rng_rows = np.zeros(max_rows, np.uint64)
     seat_policy = np.array(seats.groups, np.int64)
     engine.start_tables(state, params, queue)
+    counted = 0  # hands of the current buffer already passed to on_hands
     while True:
         rows = engine.collect(state, params, sc, queue, out, obs, legal, row_table, row_seat)
+        if on_hands is not None and out.count[0] - counted >= PROGRESS_HANDS:
+            on_hands(int(out.count[0]) - counted)  # progress per table batch, not per flush
+            counted = int(out.count[0])
         if out.count[0] >= chunk_rows or (rows == 0 and out.count[0] > 0):
             n = int(out.count[0])
             columns = arrow_columns(out, n) if as_arrow else rows_to_columns(out, n)
             out.count[0] = 0
             out.nets[:n] = 0
-            if on_hands is not None:
-                on_hands(n)
+            if on_hands is not None and n > counted:
+                on_hands(n - counted)
+            counted = 0
             yield columns
             if rows == 0:
                 continue

@@ -1,0 +1,131 @@
+"""Where a run's chunks execute: this process, local worker processes (joblib's loky), or a Dask cluster.
+
+Each backend runs ``fn(*args)`` calls and hands results back as they finish
+(``wait`` returns after at most ``timeout`` seconds, so the caller can redraw
+its progress bar).  Rows never depend on the backend: a chunk's hands depend
+only on the run's seed.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import os
+import signal
+
+
+def resolve_workers(workers, chunks: int) -> int:
+    """``workers`` >= 1, or -1 for every core; never more than there are chunks to run."""
+    if isinstance(workers, bool) or not isinstance(workers, int):
+        raise TypeError(f"workers must be an integer (>= 1, or -1 for every core), got {workers!r}")
+    if workers == -1:
+        workers = os.cpu_count() or 1
+    elif workers < 1:
+        raise ValueError(f"workers must be >= 1, or -1 for every core, got {workers}")
+    return max(1, min(workers, chunks))
+
+
+class _Done(cf.Future):
+    def __init__(self, value=None, error=None):
+        super().__init__()
+        if error is None:
+            self.set_result(value)
+        else:
+            self.set_exception(error)
+
+
+class InProcess:
+    """Run each call at once, here (one worker; errors and Ctrl-C surface directly)."""
+
+    name = "in-process"
+    local = True
+
+    def submit(self, fn, *args):
+        return _Done(fn(*args))
+
+    def wait(self, pending, timeout):
+        return set(pending), set()
+
+    def describe(self) -> dict:
+        return {"kind": "local", "workers": 1}
+
+    def close(self, cancel: bool = False) -> None:
+        pass
+
+
+def _ignore_interrupts() -> None:
+    """Workers leave Ctrl-C to the parent, which stops them and prints one line."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+class LocalProcesses:
+    """joblib's loky worker processes on this machine."""
+
+    name = "local"
+    local = True
+
+    def __init__(self, workers: int):
+        from joblib.externals.loky import get_reusable_executor
+
+        self.workers = workers
+        self.executor = get_reusable_executor(max_workers=workers, initializer=_ignore_interrupts, reuse=False)
+
+    def submit(self, fn, *args):
+        return self.executor.submit(fn, *args)
+
+    def wait(self, pending, timeout):
+        done, rest = cf.wait(pending, timeout=timeout, return_when=cf.FIRST_COMPLETED)
+        return done, rest
+
+    def describe(self) -> dict:
+        return {"kind": "local", "workers": self.workers}
+
+    def close(self, cancel: bool = False) -> None:
+        self.executor.shutdown(wait=True, kill_workers=cancel)
+
+
+class DaskCluster:
+    """The workers of a Dask distributed cluster (``scheduler``: an address such as ``tcp://host:8786`` or a Client)."""
+
+    name = "dask"
+    local = False
+
+    def __init__(self, scheduler):
+        try:
+            from distributed import Client
+        except ImportError as error:
+            raise ValueError("--scheduler needs Dask distributed: pip install 'mjsim[dask]'") from error
+        if isinstance(scheduler, Client):
+            self.client, self.owned = scheduler, False
+        else:
+            try:
+                self.client, self.owned = Client(scheduler, timeout="20s"), True
+            except (OSError, TimeoutError, ValueError) as error:
+                raise OSError(f"cannot reach the Dask scheduler {scheduler}: {error}") from error
+        self.address = self.client.scheduler.address
+
+    def submit(self, fn, *args):
+        return self.client.submit(fn, *args, pure=False)
+
+    def wait(self, pending, timeout):
+        from distributed import wait
+
+        try:
+            result = wait(list(pending), timeout=timeout, return_when="FIRST_COMPLETED")
+        except TimeoutError:
+            return set(), set(pending)
+        return set(result.done), set(result.not_done)
+
+    def describe(self) -> dict:
+        return {"kind": "dask", "scheduler": self.address, "workers": len(self.client.scheduler_info()["workers"])}
+
+    def close(self, cancel: bool = False) -> None:
+        if self.owned:
+            self.client.close()
+
+
+def backend_for(workers: int, chunks: int, scheduler=None):
+    """The backend for a run: Dask when ``scheduler`` is given, else local processes or this process."""
+    if scheduler is not None:
+        return DaskCluster(scheduler)
+    n = resolve_workers(workers, chunks)
+    return InProcess() if n == 1 else LocalProcesses(n)
