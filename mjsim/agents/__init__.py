@@ -32,11 +32,11 @@ package must be installed wherever the chunks run.
 
 from importlib.metadata import entry_points
 
-from mjsim.agents import defensive, efficiency, uniform, value
+from mjsim.agents import defensive, efficiency, expert, uniform, value
 from mjsim.agents.base import ParsedPolicy, Policy, format_spec, parse_policy
 
 ENTRY_POINT_GROUP = "mjsim.policies"
-BUILT_IN = (uniform.POLICY, efficiency.POLICY, value.POLICY, defensive.POLICY)
+BUILT_IN = (uniform.POLICY, efficiency.POLICY, value.POLICY, defensive.POLICY, expert.POLICY)
 
 
 def _registered() -> dict[str, Policy]:
