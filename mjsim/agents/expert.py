@@ -74,7 +74,7 @@ from mjsim.agents.shape import (
     special_counts,
     special_on,
 )
-from mjsim.agents.value import MISSING_FAN_COST, exposure, plan_score, pung_counts, valued_weights
+from mjsim.agents.value import MISSING_FAN_COST, exposure, honour_fan, plan_score, pung_counts, valued_weights
 from mjsim.sim.constants import (
     AKONG,
     CHOW_HIGH,
@@ -118,6 +118,7 @@ TYPICAL_WAIT = 5.0  # winning tiles of a ready hand not yet built
 LIABILITY_SELF_DRAW = 0.3  # chance a liable-fed opponent self-draws afterwards
 NOT_YET_MIN = 0.4  # a plan short of the minimum fan: this much of the minimum's value per missing fan less
 LIABILITY_PUNG = 0.25  # chance the fed opponent holds the pair to claim the tile
+PLAN_UKEIRE = 0.5  # a plan slower than the fastest hand draws on about this share of its ukeire
 PLAN_GREED = 0.5  # the value policy's default weight of fan against shanten, for plans further out
 CLAIM_EPS = 1e-9
 OTHER_WIN_PAY = 0.6  # share of an opponent's win this player pays on average (self-draws, deal-ins)
@@ -315,7 +316,11 @@ def hand_value(H, hi, sets, nm, wilds, vis, vi, wild, ex, ei, X, VW, ctx, sc, pa
                 chance = one_away_chance(unseen, ukeire, int(best_a), seen, survive, E[8:40], E[40:72])
                 total += Q[1, e] / ukeire * chance * best / best_a
         return total
-    # further out: the value policy's best plan (its fan), reached through a chain of stages
+    # further out, a chain of ukeire-sized stages to the fastest hand (valued as the plain hand it makes), or
+    # to the value policy's best plan when that pays more (a flush, all pungs, a big hand: its own, slower
+    # stages, about PLAN_UKEIRE of the ukeire each)
+    plain = plan_points(honour_fan(H, hi, -1, ex, ei, vis, vi, VW), mix, pay, rules)
+    best = chain_chance(unseen, ukeire, ukeire * STAGE_DECAY, s, TYPICAL_WAIT, seen, survive, E[8:40]) * plain
     pung_counts(H, hi, W)
     score, fan, _ = plan_score(H, hi, sets, -1, ex, ei, vis, vi, rules, PLAN_GREED, X[0], X[1] != 0, X[2] != 0,
                               X[3] != 0, X[4] != 0, X[5] != 0, W, VW)  # fmt: skip
@@ -323,11 +328,21 @@ def hand_value(H, hi, sets, nm, wilds, vis, vi, wild, ex, ei, X, VW, ctx, sc, pa
     short = min_fan > 0 and fan < min_fan
     plan_sh = 1.5 * PLAN_GREED * fan - score - (MISSING_FAN_COST * (min_fan - fan) if short else 0.0) - wilds
     stages = max(s, int(np.ceil(plan_sh - 1e-9)))
-    value = fan_points(fan, mix, pay)
-    if short:
-        value = fan_points(float(min_fan), mix, pay) * max(0.0, 1.0 - NOT_YET_MIN * (min_fan - fan))
-    chance = chain_chance(unseen, ukeire, ukeire * STAGE_DECAY, stages, TYPICAL_WAIT, seen, survive, E[8:40])
-    return chance * value
+    value = plan_points(fan, mix, pay, rules)
+    if value > plain:
+        rate = ukeire * PLAN_UKEIRE
+        best = max(best, chain_chance(unseen, rate, rate * STAGE_DECAY, stages, TYPICAL_WAIT, seen, survive,
+                                      E[8:40]) * value)  # fmt: skip
+    return best
+
+
+@njit(cache=True)
+def plan_points(fan, mix, pay, rules):
+    """:func:`fan_points` of a plan worth ``fan``; short of a minimum fan (JPH-P4) it pays only in part."""
+    min_fan = rules[RULE_MIN_FAN]
+    if min_fan > 0 and fan < min_fan:
+        return fan_points(float(min_fan), mix, pay) * max(0.0, 1.0 - NOT_YET_MIN * (min_fan - fan))
+    return fan_points(fan, mix, pay)
 
 
 @njit(cache=True)
@@ -367,7 +382,7 @@ def opponent_loss(i, r, exposed, meld_count, rules, pay):
 
 
 @njit(cache=True)
-def danger_table(i, meld_count, exposed, discards, visible, rules, pay, D, S):
+def danger_table(i, meld_count, exposed, discards, visible, wall_left, rules, pay, D, S):
     """``D[t]`` = expected points lost by discarding kind ``t`` now; returns the summed chance per turn
     that an opponent wins (for the survival weights) and the mean loss when one does."""
     hazard = 0.0
@@ -380,7 +395,9 @@ def danger_table(i, meld_count, exposed, discards, visible, rules, pay, D, S):
         for t in range(34):
             n_discards += discards[i, r, t]
         ready = ready_probability(n_discards, meld_count[i, r])
-        hazard += ready * READY_WIN_RATE
+        # the chance to win first grows as the hand goes on: take it at the middle of what is left
+        later = ready_probability(n_discards + wall_left[i] // 8, meld_count[i, r])
+        hazard += later * READY_WIN_RATE
         loss = opponent_loss(i, r, exposed, meld_count, rules, pay)
         mean_loss += loss / 3.0
         if pay[P_DISCARD_WIN] == 0:
@@ -605,7 +622,7 @@ def expert_kernel(hand, sets_needed, meld_count, exposed, discards, visible, wal
             for t in range(34):
                 if wild[i, t]:
                     VW[t] = 0.0  # a wild is no honour of its own (C-J1)
-        hazard, E[6] = danger_table(i, meld_count, exposed, discards, visible, rules, pay, D, S)
+        hazard, E[6] = danger_table(i, meld_count, exposed, discards, visible, wall_left, rules, pay, D, S)
         row_outlook(i, wall_left, visible, hazard, pay, E)
         drawn = 0.0  # E[72]: the danger of discarding a random unseen tile (the risk of each later discard)
         weight = 0.0
