@@ -119,24 +119,27 @@ def expert_speed(preset, hands):
 
 
 def riichienv_speed(hands):
-    """Hands per second of riichienv with random agents on one core, or None when it is not installed."""
+    """Hands per second of riichienv with uniformly random legal actions on one core (one round per
+    ``reset``, counted by its (round, repeat) states), or None when it is not installed."""
     try:
-        import riichienv  # noqa: F401
+        import riichienv
     except ImportError:
         return None
-    from riichienv import RiichiEnv  # the engine's documented entry point
+    import random
 
-    env = RiichiEnv()
-    rng = np.random.default_rng(0)
+    env = riichienv.RiichiEnv()
+    rng = random.Random(0)
+    played = 0
     start = time.perf_counter()
     for _ in range(hands):
-        obs = env.reset()
-        done = False
-        while not done:
-            actions = {seat: o.legal_actions()[rng.integers(len(o.legal_actions()))] for seat, o in obs.items()}
-            obs = env.step(actions)
-            done = env.done()
-    return hands / (time.perf_counter() - start)
+        observations = env.reset()
+        rounds = set()
+        while not env.done():
+            rounds.add((env.kyoku_idx, env.honba))
+            actions = {seat: rng.choice(o.legal_actions()) for seat, o in observations.items()}
+            observations = env.step(actions)
+        played += len(rounds)
+    return played / (time.perf_counter() - start)
 
 
 def main():

@@ -113,7 +113,6 @@ N_PAY = 12
 
 RON_SHARE = 0.35  # share of an opponent's drawn winning tiles that reach the discards
 READY_WIN_RATE = 0.12  # chance per turn that a ready opponent wins
-STAGE_DECAY = 0.75  # ukeire of each later stage, relative to the first (chain approximation)
 TYPICAL_WAIT = 5.0  # winning tiles of a ready hand not yet built
 LIABILITY_SELF_DRAW = 0.3  # chance a liable-fed opponent self-draws afterwards
 NOT_YET_MIN = 0.4  # a plan short of the minimum fan: this much of the minimum's value per missing fan less
@@ -320,7 +319,7 @@ def hand_value(H, hi, sets, nm, wilds, vis, vi, wild, ex, ei, X, VW, ctx, sc, pa
     # to the value policy's best plan when that pays more (a flush, all pungs, a big hand: its own, slower
     # stages, about PLAN_UKEIRE of the ukeire each)
     plain = plan_points(honour_fan(H, hi, -1, ex, ei, vis, vi, VW), mix, pay, rules)
-    best = chain_chance(unseen, ukeire, ukeire * STAGE_DECAY, s, TYPICAL_WAIT, seen, survive, E[8:40]) * plain
+    best = chain_chance(unseen, ukeire, 1.0, s, TYPICAL_WAIT, seen, survive, E[8:40]) * plain
     pung_counts(H, hi, W)
     score, fan, _ = plan_score(H, hi, sets, -1, ex, ei, vis, vi, rules, PLAN_GREED, X[0], X[1] != 0, X[2] != 0,
                               X[3] != 0, X[4] != 0, X[5] != 0, W, VW)  # fmt: skip
@@ -331,7 +330,7 @@ def hand_value(H, hi, sets, nm, wilds, vis, vi, wild, ex, ei, X, VW, ctx, sc, pa
     value = plan_points(fan, mix, pay, rules)
     if value > plain:
         rate = ukeire * PLAN_UKEIRE
-        best = max(best, chain_chance(unseen, rate, rate * STAGE_DECAY, stages, TYPICAL_WAIT, seen, survive,
+        best = max(best, chain_chance(unseen, rate, PLAN_UKEIRE, stages, TYPICAL_WAIT, seen, survive,
                                       E[8:40]) * value)  # fmt: skip
     return best
 

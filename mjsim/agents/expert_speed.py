@@ -20,6 +20,7 @@ another player's win).
 from mjsim.sim.borrowing import njit_borrowed
 
 MAX_WINNERS = 63  # scratch length of one_away_chance - 1
+FIRST_CAP = 1.5
 
 
 @njit_borrowed
@@ -86,13 +87,24 @@ def one_away_chance(unseen, improvers, winners, seen, survive, stage0, stage1):
 
 
 @njit_borrowed
-def chain_chance(unseen, first, later, stages, winners, seen, survive, state):
+def typical_ukeire(away):
+    """Tiles that improve a typical hand ``away`` (>= 1) tiles from ready (about 12 one away, 8 more per step)."""
+    return 4.0 + 8.0 * away
+
+
+@njit_borrowed
+def chain_chance(unseen, first, scale, stages, winners, seen, survive, state):
     """Approximate chance of passing ``stages`` improvement stages and then winning within ``seen`` tiles.
 
-    The first stage is passed by one of ``first`` tiles, each later one by
-    one of ``later``, and the ready hand wins on one of ``winners``; each
-    class is taken as fresh (tiles drawn at one stage do not count at the
-    next).  ``state`` is float64 scratch of length > ``stages``.
+    The first stage is passed by one of ``first`` tiles (the hand's ukeire, at most
+    ``FIRST_CAP`` x the typical ukeire at that distance: tiles that only
+    reshape a far hand are not all progress),
+    each later one, ``j`` stages from ready, by one of ``scale`` x the typical
+    ukeire of a hand ``j`` from ready (:func:`typical_ukeire` — not the
+    current hand's: a hand far from ready accepts many tiles, and that says
+    little about the later stages), and the ready hand wins on one of
+    ``winners``; each class is taken as fresh (tiles drawn at one stage do not
+    count at the next).  ``state`` is float64 scratch of length > ``stages``.
     """
     n = min(stages + 1, state.size)
     if n <= 0:
@@ -114,9 +126,9 @@ def chain_chance(unseen, first, later, stages, winners, seen, survive, state):
             if k == n - 1:
                 count = winners
             elif k == 0:
-                count = first
+                count = min(first, FIRST_CAP * scale * typical_ukeire(stages))
             else:
-                count = later
+                count = scale * typical_ukeire(stages - k)
             p = min(1.0, count / pool)
             state[k] = q * (1.0 - p)
             if k == n - 1:
