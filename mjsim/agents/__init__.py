@@ -11,9 +11,12 @@ parameters, its splitmix64 streams and the public hand tables.
 - ``value`` — efficiency traded against what pays (flush, all pungs, honour pungs, minimum fan; in 推倒胡
   the big hands: seven pairs, full flush, four concealed pungs, all honours, thirteen orphans); ``greed``;
 - ``defensive`` — efficiency until a visible threat, then folds safely and avoids 包 liability;
-  ``late_wall``, ``fold_shanten``.
+  ``late_wall``, ``fold_shanten``;
+- ``expert`` — every choice by expected points over the rest of the hand: the family's compiled scorer on
+  each winning tile, exact speed for ready and one-away hands, per-opponent danger; ``aggression``,
+  ``depth``.  It reads ``PolicyRules.ruleset`` (the scorer's tables).
 
-``efficiency``, ``value`` and ``defensive`` read ``obs.wild``: a wild tile (鬼牌, C-J1) counts as any
+``efficiency``, ``value``, ``defensive`` and ``expert`` read ``obs.wild``: a wild tile (鬼牌, C-J1) counts as any
 missing tile when a hand is judged, and is never discarded while another tile may go.
 
 ``get_policy("value:greed=0.7")`` returns ``(policy, params)``; ``.spec`` is the normalised string the
@@ -32,11 +35,11 @@ package must be installed wherever the chunks run.
 
 from importlib.metadata import entry_points
 
-from mjsim.agents import defensive, efficiency, uniform, value
+from mjsim.agents import defensive, efficiency, expert, uniform, value
 from mjsim.agents.base import ParsedPolicy, Policy, format_spec, parse_policy
 
 ENTRY_POINT_GROUP = "mjsim.policies"
-BUILT_IN = (uniform.POLICY, efficiency.POLICY, value.POLICY, defensive.POLICY)
+BUILT_IN = (uniform.POLICY, efficiency.POLICY, value.POLICY, defensive.POLICY, expert.POLICY)
 
 
 def _registered() -> dict[str, Policy]:

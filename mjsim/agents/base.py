@@ -20,8 +20,9 @@ from mjsim.agents.shape import joint_table
 from mjsim.hand.fast import hand_tables
 from mjsim.sim.observation import PolicyRules
 
-RULE = {name: index for index, name in enumerate(PolicyRules._fields)}
-"""Index of each ``PolicyRules`` field in :func:`rules_array` (kernels read the rules as int64)."""
+RULE_NUMBERS = PolicyRules._fields.index("ruleset")  # the numeric fields come first
+RULE = {name: index for index, name in enumerate(PolicyRules._fields[:RULE_NUMBERS])}
+"""Index of each numeric ``PolicyRules`` field in :func:`rules_array` (kernels read the rules as int64)."""
 RULE_FORMS = RULE["forms"]
 RULE_MIN_FAN = RULE["min_fan"]
 RULE_CHOW = RULE["chow"]
@@ -126,8 +127,8 @@ def parse_policy(spec: str, registry: dict[str, Policy] | None = None) -> Parsed
 
 @lru_cache(maxsize=64)
 def rules_array(rules) -> np.ndarray:
-    """``PolicyRules`` as a read-only int64 array for the kernels (fields in declaration order; cached)."""
-    values = np.array([int(v) for v in rules], dtype=np.int64)
+    """The numeric ``PolicyRules`` fields as a read-only int64 array for the kernels (declaration order; cached)."""
+    values = np.array([int(v) for v in rules[:RULE_NUMBERS]], dtype=np.int64)
     values.flags.writeable = False
     return values
 

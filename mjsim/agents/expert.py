@@ -1,0 +1,747 @@
+"""The ``expert`` policy: every choice by expected points over the rest of the hand (``aggression``, ``depth``).
+
+Each candidate — every discard, a claim (chow, pung, kong), a win or a pass —
+is worth ``aggression * (chance of winning x points the win pays) - expected
+loss of dealing in`` for the hand it leaves, and the largest wins: push or
+fold, claim or pass, take a win or wait for a bigger one are all this one
+comparison, never a threshold.
+
+- Value is the family's own compiled scorer (:func:`mjsim.sim.scoring.score_win`,
+  every pattern, bonus, cap, limit hand and the minimum fan) on each winning
+  tile, paid as the ruleset pays it (鸡平胡 2**fan per share, one share or three
+  for a discard win, three for a self-draw; 推倒胡 units x the self-draw /
+  discard multipliers; winner horses in expectation).  Hands further than one
+  tile from ready are valued by the ``value`` policy's best plan (its fan).
+- Speed (:mod:`mjsim.agents.expert_speed`) is exact on the unseen-tile model
+  for ready hands and, with ``depth`` 1, one-away hands (every improving draw,
+  the best ready hand it allows, its waits and their values); further out a
+  chain of ukeire-sized stages.  The tiles seen are the player's own draws
+  (about a quarter of the wall) plus, where discard wins count, a share of the
+  opponents' discards (``RON_SHARE``); the hand may end first when an opponent
+  is ready.
+- Danger (:mod:`mjsim.agents.expert_danger`): per opponent the chance of being
+  ready times the share of its plausible waits a tile completes times what
+  that opponent's hand would cost (its exposed flush, honour pungs, all pungs;
+  the minimum fan; the cap), three shares where the discard could make this
+  player liable (JPH-S4 fourth exposed set, JPH-S5 limit hand).  No danger
+  where discard wins do not exist (推倒胡 [Q]).
+
+Wild tiles (C-J1) are judged as in ``efficiency`` (a wild counts as any
+missing tile) and never discarded while another tile may go.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+from numba import njit
+
+from mjsim.agents.base import (
+    RULE_ALL_PUNGS,
+    RULE_DRAGON,
+    RULE_FORMS,
+    RULE_HALF_FLUSH,
+    RULE_MIN_FAN,
+    Policy,
+    joint_partial_table,
+    new_actions,
+    param_array,
+    rules_array,
+)
+from mjsim.agents.defensive import LIABLE_LIMIT, liability_level
+from mjsim.agents.efficiency import break_ties, chow_uses, clamp_sets, wild_turn, wilds_of_row
+from mjsim.agents.expert_danger import ready_probability, wait_shares
+from mjsim.agents.expert_speed import chain_chance, one_away_chance, ready_chance
+from mjsim.agents.legal import checked, uniform_legal
+from mjsim.agents.shape import (
+    BIG,
+    R_HELD,
+    R_INFO,
+    R_MASK,
+    R_SH,
+    R_TIE,
+    S_OTH,
+    WEIGHT,
+    analyse,
+    close_tab,
+    discard_shanten,
+    held_need,
+    kong_shanten,
+    new_work,
+    removal_shanten,
+    special_after,
+    special_counts,
+    special_on,
+)
+from mjsim.agents.value import MISSING_FAN_COST, exposure, honour_fan, plan_score, pung_counts, valued_weights
+from mjsim.sim.constants import (
+    AKONG,
+    CHOW_HIGH,
+    CHOW_LOW,
+    CHOW_MID,
+    CKONG,
+    DISCARD,
+    KONG,
+    MELD_CHOW,
+    MELD_KONG,
+    MELD_PUNG,
+    PASS,
+    PUNG,
+    RESPONSE,
+    TURN,
+    WIN,
+)
+from mjsim.sim.fastscore import N_PATTERNS, SELF_DRAW
+from mjsim.sim.scoring import score_win, scoring
+from mjsim.sim.state import HORSE_MODES
+
+# pay facts (the int64 array ``pay`` the kernel reads; built by pay_facts)
+P_FAMILY = 0
+P_DISCARD_WIN = 1  # discard wins exist
+P_DISCARD_PAYS_ALL = 2  # JPH-M2 包三家
+P_SELF_MULT = 3  # TDH-V3 multipliers
+P_DISCARD_MULT = 4
+P_CAP = 5  # JPH-F4, -1 none
+P_QUADS = 6  # C-P5 four equal tiles as two pairs
+P_HORSES_X100 = 7  # expected winner-horse factor x 100 (TDH-M5; 100 without)
+P_SMALL = 8  # TDH-V1 small / big hand units
+P_BIG = 9
+P_TWELVE = 10  # JPH-S4 liability in force
+P_KONG_DISCARD = 11  # TDH-K1 kong money
+N_PAY = 12
+
+RON_SHARE = 0.35  # share of an opponent's drawn winning tiles that reach the discards
+READY_WIN_RATE = 0.12  # chance per turn that a ready opponent wins
+TYPICAL_WAIT = 5.0  # winning tiles of a ready hand not yet built
+LIABILITY_SELF_DRAW = 0.3  # chance a liable-fed opponent self-draws afterwards
+NOT_YET_MIN = 0.4  # a plan short of the minimum fan: this much of the minimum's value per missing fan less
+LIABILITY_PUNG = 0.25  # chance the fed opponent holds the pair to claim the tile
+PLAN_UKEIRE = 0.5  # a plan slower than the fastest hand draws on about this share of its ukeire
+PLAN_GREED = 0.5  # the value policy's default weight of fan against shanten, for plans further out
+CLAIM_EPS = 1e-9
+OTHER_WIN_PAY = 0.6  # share of an opponent's win this player pays on average (self-draws, deal-ins)
+
+
+@njit(cache=True)
+def own_melds(exposed, i, melds, MK, MT):
+    """The player's melds rebuilt from its exposed tile counts (pungs, kongs, then chows low to high);
+    returns how many were rebuilt."""
+    n = 0
+    rest = np.zeros(34, np.int64)
+    for t in range(34):
+        rest[t] = exposed[i, 0, t]
+    for t in range(34):
+        if rest[t] >= 3 and n < MK.size:
+            MK[n] = MELD_KONG if rest[t] == 4 else MELD_PUNG
+            MT[n] = t
+            rest[t] = 0
+            n += 1
+    for t in range(27):
+        while t % 9 <= 6 and rest[t] > 0 and rest[t + 1] > 0 and rest[t + 2] > 0 and n < MK.size:
+            MK[n] = MELD_CHOW
+            MT[n] = t
+            rest[t] -= 1
+            rest[t + 1] -= 1
+            rest[t + 2] -= 1
+            n += 1
+    return min(n, melds) if melds > 0 else n
+
+
+@njit(cache=True)
+def win_points(real, wilds, win_tile, self_draw, ctx, sc, pay, MK, MT, nm, found, scratch):
+    """Points the player receives for winning with ``real`` (concealed non-wild tiles incl. the winning
+    tile) and ``wilds``; 0 when it is no win (or below the minimum fan)."""
+    family = pay[P_FAMILY]
+    if not self_draw and pay[P_DISCARD_WIN] == 0:
+        return 0.0
+    value = score_win(
+        family, ctx[0], pay[P_QUADS] != 0, sc, real, wilds, win_tile, MK, MT, nm, SELF_DRAW if self_draw else 0,
+        ctx[1], ctx[2], 1, found, scratch,
+    )  # fmt: skip
+    if value < 0:
+        return 0.0
+    if family == 0:
+        share = 2.0**value
+        return 3.0 * share if self_draw or pay[P_DISCARD_PAYS_ALL] else share
+    units = float(value) * pay[P_HORSES_X100] / 100.0
+    return 3.0 * units * pay[P_SELF_MULT] if self_draw else units * pay[P_DISCARD_MULT]
+
+
+@njit(cache=True)
+def fan_points(fan, mix, pay):
+    """Points a plan worth ``fan`` (the ``value`` policy's measure) pays, ``mix`` of it by self-draw."""
+    if pay[P_FAMILY] == 0:
+        f = fan
+        if pay[P_CAP] >= 0:
+            f = min(f, float(pay[P_CAP]))
+        share = 2.0**f
+        ron = 3.0 * share if pay[P_DISCARD_PAYS_ALL] else share
+        return mix * 3.0 * share + (1.0 - mix) * ron
+    units = pay[P_SMALL] + (pay[P_BIG] - pay[P_SMALL]) * min(1.0, fan)
+    units *= pay[P_HORSES_X100] / 100.0
+    return mix * 3.0 * units * pay[P_SELF_MULT] + (1.0 - mix) * units * pay[P_DISCARD_MULT]
+
+
+@njit(cache=True)
+def tenpai_stats(H, hi, sets, wilds, vis, vi, wild, forms, special, ctx, sc, pay, MK, MT, nm, T, W, R, found, scratch):
+    """(winning tiles unseen, sum of their self-draw points, sum of their discard-win points) of the ready
+    ``H[hi]`` (non-wild tiles; ``wilds`` wild tiles held); analyses ``W``; ``R`` is the scorer's scratch hand."""
+    analyse(H, hi, sets, T, W)
+    counts = special_counts(W)
+    total = 0.0
+    v_self = 0.0
+    v_ron = 0.0
+    unseen_wild = 0
+    a_wild = -1
+    for k in range(34):
+        if wild[vi, k]:
+            unseen_wild += max(0, 4 - vis[vi, k])
+            a_wild = k
+            continue
+        u = 4 - vis[vi, k]
+        if u <= 0 or H[hi, k] >= 4:
+            continue
+        c = k // 9
+        complete = close_tab(T, W[R_INFO, c] + WEIGHT[k], W, S_OTH + c) <= wilds
+        if not complete and special:
+            complete = special_after(forms, counts, -1, 0, k, H[hi, k]) - wilds <= -1
+        if not complete:
+            continue
+        for t in range(34):
+            R[t] = H[hi, t]
+        R[k] += 1
+        s = win_points(R, wilds, k, True, ctx, sc, pay, MK, MT, nm, found, scratch)
+        if s <= 0.0:
+            continue
+        total += u
+        v_self += u * s
+        v_ron += u * win_points(R, wilds, k, False, ctx, sc, pay, MK, MT, nm, found, scratch)
+    if unseen_wild > 0:  # a drawn wild completes any ready hand
+        for t in range(34):
+            R[t] = H[hi, t]
+        s = win_points(R, wilds + 1, a_wild, True, ctx, sc, pay, MK, MT, nm, found, scratch)
+        if s > 0.0:
+            total += unseen_wild
+            v_self += unseen_wild * s
+            v_ron += unseen_wild * win_points(R, wilds + 1, a_wild, False, ctx, sc, pay, MK, MT, nm, found, scratch)
+    return total, v_self, v_ron
+
+
+@njit(cache=True)
+def ready_value(A, v_self, v_ron, E):
+    """Expected points of a ready hand from :func:`tenpai_stats`: chance of winning x mean value."""
+    if A <= 0:
+        return 0.0
+    mix = E[2]
+    return ready_chance(int(E[0]), A, int(E[1]), E[3]) * (mix * v_self + (1.0 - mix) * v_ron) / A
+
+
+@njit(cache=True)
+def hand_value(H, hi, sets, nm, wilds, vis, vi, wild, ex, ei, X, VW, ctx, sc, pay, rules, MK, MT, E, T, W, W3, B,
+               R, found, scratch, Q):  # fmt: skip
+    """Expected points over the rest of the hand of the waiting hand ``H[hi]`` (3 * sets + 1 non-wild tiles,
+    ``wilds`` wild tiles, ``nm`` melds in ``MK``/``MT``); analyses ``W`` and ``W3``, writes ``B`` rows 1-2."""
+    forms = ctx[0]
+    analyse(H, hi, sets, T, W)
+    special = special_on(forms, sets, nm)
+    counts = special_counts(W)
+    need = held_need(W, sets)
+    s = need - 1 - wilds
+    if special:
+        s = min(s, special_after(forms, counts, -1, 0, -1, 0) - wilds)
+    unseen = int(E[0])
+    seen = int(E[1])
+    mix = E[2]
+    survive = E[3]
+    if s <= 0:
+        A, v_self, v_ron = tenpai_stats(
+            H, hi, sets, wilds, vis, vi, wild, forms, special, ctx, sc, pay, MK, MT, nm, T, W, R, found, scratch
+        )
+        return ready_value(A, v_self, v_ron, E)
+    # draws that lower the shanten (ukeire); with depth 1 at one away, the exact two-stage value
+    exact = s == 1 and E[5] >= 1.0
+    n_up = 0
+    ukeire = 0
+    for k in range(34):
+        if wild[vi, k]:
+            continue
+        u = 4 - vis[vi, k]
+        if u <= 0 or H[hi, k] >= 4:
+            continue
+        c = k // 9
+        s14 = close_tab(T, W[R_INFO, c] + WEIGHT[k], W, S_OTH + c) - 1 - wilds
+        if special:
+            s14 = min(s14, special_after(forms, counts, -1, 0, k, H[hi, k]) - wilds)
+        if s14 < s:
+            ukeire += u
+            Q[0, n_up] = k
+            Q[1, n_up] = u
+            n_up += 1
+    if ukeire == 0:
+        return 0.0
+    if exact:
+        total = 0.0
+        for e in range(n_up):
+            k = Q[0, e]
+            for t in range(34):
+                B[1, t] = H[hi, t]
+            B[1, k] += 1
+            analyse(B, 1, sets, T, W3)
+            for t in range(34):
+                W3[R_MASK, t] = 1
+            discard_shanten(B, 1, sets, special, forms, T, W3)
+            n_ready = 0
+            for e2 in range(W3[R_INFO, 4]):
+                d = W3[R_HELD, e2]
+                if W3[R_SH, d] - wilds <= 0:
+                    Q[2, n_ready] = d
+                    n_ready += 1
+            best = 0.0
+            best_a = 0.0
+            for e2 in range(n_ready):
+                d = Q[2, e2]
+                for t in range(34):
+                    B[2, t] = B[1, t]
+                B[2, d] -= 1
+                A, v_self, v_ron = tenpai_stats(
+                    B, 2, sets, wilds, vis, vi, wild, forms, special, ctx, sc, pay, MK, MT, nm, T, W3, R, found,
+                    scratch,
+                )  # fmt: skip
+                v = mix * v_self + (1.0 - mix) * v_ron  # rate x value
+                if v > best:
+                    best, best_a = v, A
+            if best_a > 0:
+                chance = one_away_chance(unseen, ukeire, int(best_a), seen, survive, E[8:40], E[40:72])
+                total += Q[1, e] / ukeire * chance * best / best_a
+        return total
+    # further out, a chain of ukeire-sized stages to the fastest hand (valued as the plain hand it makes), or
+    # to the value policy's best plan when that pays more (a flush, all pungs, a big hand: its own, slower
+    # stages, about PLAN_UKEIRE of the ukeire each)
+    plain = plan_points(honour_fan(H, hi, -1, ex, ei, vis, vi, VW), mix, pay, rules)
+    best = chain_chance(unseen, ukeire, 1.0, s, TYPICAL_WAIT, seen, survive, E[8:40]) * plain
+    pung_counts(H, hi, W)
+    score, fan, _ = plan_score(H, hi, sets, -1, ex, ei, vis, vi, rules, PLAN_GREED, X[0], X[1] != 0, X[2] != 0,
+                              X[3] != 0, X[4] != 0, X[5] != 0, W, VW)  # fmt: skip
+    min_fan = rules[RULE_MIN_FAN]
+    short = min_fan > 0 and fan < min_fan
+    plan_sh = 1.5 * PLAN_GREED * fan - score - (MISSING_FAN_COST * (min_fan - fan) if short else 0.0) - wilds
+    stages = max(s, int(np.ceil(plan_sh - 1e-9)))
+    value = plan_points(fan, mix, pay, rules)
+    if value > plain:
+        rate = ukeire * PLAN_UKEIRE
+        best = max(best, chain_chance(unseen, rate, PLAN_UKEIRE, stages, TYPICAL_WAIT, seen, survive,
+                                      E[8:40]) * value)  # fmt: skip
+    return best
+
+
+@njit(cache=True)
+def plan_points(fan, mix, pay, rules):
+    """:func:`fan_points` of a plan worth ``fan``; short of a minimum fan (JPH-P4) it pays only in part."""
+    min_fan = rules[RULE_MIN_FAN]
+    if min_fan > 0 and fan < min_fan:
+        return fan_points(float(min_fan), mix, pay) * max(0.0, 1.0 - NOT_YET_MIN * (min_fan - fan))
+    return fan_points(fan, mix, pay)
+
+
+@njit(cache=True)
+def opponent_loss(i, r, exposed, meld_count, rules, pay):
+    """Points this player pays on dealing in to seat ``r``: its likely hand value from what it shows."""
+    melds = meld_count[i, r]
+    suit = -1
+    one_suit = melds >= 2
+    pungs = 0
+    dragons = 0
+    for t in range(34):
+        n = exposed[i, r, t]
+        if n == 0:
+            continue
+        if t < 27:
+            if suit >= 0 and t // 9 != suit:
+                one_suit = False
+            suit = t // 9
+        if n >= 3:
+            pungs += 1
+            if t >= 31:
+                dragons += 1
+    one_suit = one_suit and suit >= 0
+    if pay[P_FAMILY] == 0:
+        fan = max(1.0, float(rules[RULE_MIN_FAN]))
+        if one_suit:
+            fan = max(fan, float(rules[RULE_HALF_FLUSH]))
+        fan += dragons * rules[RULE_DRAGON]
+        if melds >= 2 and pungs >= melds:
+            fan += 0.5 * rules[RULE_ALL_PUNGS]
+        if pay[P_CAP] >= 0:
+            fan = min(fan, float(pay[P_CAP]))
+        share = 2.0**fan
+        return 3.0 * share if pay[P_DISCARD_PAYS_ALL] else share
+    units = pay[P_BIG] if one_suit else pay[P_SMALL]
+    return units * pay[P_DISCARD_MULT] * pay[P_HORSES_X100] / 100.0
+
+
+@njit(cache=True)
+def danger_table(i, meld_count, exposed, discards, visible, wall_left, rules, pay, D, S):
+    """``D[t]`` = expected points lost by discarding kind ``t`` now; returns the summed chance per turn
+    that an opponent wins (for the survival weights) and the mean loss when one does."""
+    hazard = 0.0
+    mean_loss = 0.0
+    for t in range(34):
+        D[t] = 0.0
+    worst = 0.0
+    for r in range(1, 4):
+        n_discards = 0
+        for t in range(34):
+            n_discards += discards[i, r, t]
+        ready = ready_probability(n_discards, meld_count[i, r])
+        # the chance to win first grows as the hand goes on: take it at the middle of what is left
+        later = ready_probability(n_discards + wall_left[i] // 8, meld_count[i, r])
+        hazard += later * READY_WIN_RATE
+        loss = opponent_loss(i, r, exposed, meld_count, rules, pay)
+        mean_loss += loss / 3.0
+        if pay[P_DISCARD_WIN] == 0:
+            continue
+        worst = max(worst, loss)
+        wait_shares(i, r, visible, discards, exposed, meld_count[i, r], S)
+        for t in range(34):
+            D[t] += ready * S[t] * loss
+    if pay[P_FAMILY] == 0:  # 包: feeding a fourth exposed set or a limit hand makes this player pay every share
+        for t in range(34):
+            level = liability_level(i, t, meld_count, exposed, visible, pay[P_TWELVE] != 0)
+            if level > 0:
+                top = 2.0 ** pay[P_CAP] if (level == LIABLE_LIMIT and pay[P_CAP] >= 0) else worst
+                D[t] += LIABILITY_PUNG * LIABILITY_SELF_DRAW * 2.0 * top
+    return hazard, mean_loss
+
+
+@njit(cache=True)
+def row_outlook(i, wall_left, visible, hazard, pay, E):
+    """``E[0..3]`` = unseen tiles, tiles this player will see, the self-draw share of them, survival per tile;
+    ``E[7]`` survival per turn."""
+    unseen = 0
+    for t in range(34):
+        unseen += max(0, 4 - visible[i, t])
+    own = max(0, int(wall_left[i]) // 4)
+    others = min(int(wall_left[i]) - own, 3 * own + 2) if pay[P_DISCARD_WIN] else 0
+    seen = own + int(RON_SHARE * max(0, others) + 0.5)
+    seen = min(seen, unseen)
+    E[0] = unseen
+    E[1] = seen
+    E[2] = own / seen if seen > 0 else 1.0
+    per_turn = max(0.05, 1.0 - hazard)
+    E[7] = per_turn
+    E[3] = per_turn ** (own / seen) if seen > 0 else 1.0
+
+
+@njit(cache=True)
+def expert_turn(i, hand, hi, sets, nm, wilds, legal, rng, vis, wild, ex, X, VW, ctx, sc, pay, rules, MK, MT, E, D, T,
+                W, W2, W3, B, R, found, scratch, Q, V):  # fmt: skip
+    """Action on a TURN row without a legal win (``hand[hi]``: the hand judged, without its wilds)."""
+    forms = ctx[0]
+    analyse(hand, hi, sets, T, W)
+    for t in range(34):
+        W[R_MASK, t] = 1 if legal[i, DISCARD + t] and hand[hi, t] > 0 else 0
+    special = special_on(forms, sets, nm)
+    best_sh = discard_shanten(hand, hi, sets, special, forms, T, W)
+    if best_sh >= BIG:
+        return uniform_legal(legal, i, rng)
+    # a kong that keeps the shanten is a free draw (and kong money); an added kong also risks being robbed
+    for t in range(34):
+        if legal[i, CKONG + t] and hand[hi, t] == 4 and sets >= 1 and kong_shanten(sets, t, T, W) <= best_sh:
+            return CKONG + t
+        if legal[i, AKONG + t] and hand[hi, t] >= 1 and removal_shanten(sets, t, T, W) <= best_sh and E[3] > 0.9:
+            return AKONG + t
+    top = -np.inf
+    for t in range(34):
+        V[t] = -np.inf
+        if W[R_MASK, t] == 0:
+            continue
+        for k in range(34):
+            B[0, k] = hand[hi, k]
+        B[0, t] -= 1
+        ev = hand_value(B, 0, sets, nm, wilds, vis, i, wild, ex, i, X, VW, ctx, sc, pay, rules, MK, MT, E, T, W2, W3,
+                        B, R, found, scratch, Q)  # fmt: skip
+        V[t] = E[4] * ev - D[t]
+        top = max(top, V[t])
+    for t in range(34):
+        W[R_TIE, t] = 1 if W[R_MASK, t] and V[t] >= top - 1e-9 * max(1.0, abs(top)) else 0
+    return DISCARD + break_ties(i, hand, hi, vis, i, sets, special, forms, rng, T, W)
+
+
+@njit(cache=True)
+def claim_meld(action, t):
+    """(meld kind, meld tile) of claiming ``t`` with ``action``."""
+    if action == KONG:
+        return MELD_KONG, t
+    if action == PUNG:
+        return MELD_PUNG, t
+    a, _ = chow_uses(action, t)
+    return MELD_CHOW, min(a, t)
+
+
+@njit(cache=True)
+def expert_response(i, hand, hi, sets, nm, wilds, legal, t, vis, wild, ex, X, VW, ctx, sc, pay, rules, MK, MT, E, D,
+                    T, W, W2, W3, B, C, R, found, scratch, Q):  # fmt: skip
+    """Action on a RESPONSE/ROB row (``hand[hi]``: the hand judged, without its wilds)."""
+    claims = legal[i, PUNG] or legal[i, KONG] or legal[i, CHOW_LOW] or legal[i, CHOW_MID] or legal[i, CHOW_HIGH]
+    if not legal[i, WIN] and not claims:
+        return PASS
+    wait = hand_value(hand, hi, sets, nm, wilds, vis, i, wild, ex, i, X, VW, ctx, sc, pay, rules, MK, MT, E, T, W,
+                      W3, B, R, found, scratch, Q)  # fmt: skip
+    if legal[i, WIN]:
+        for k in range(34):
+            R[k] = hand[hi, k]
+        w_now = wilds
+        if wild[i, t]:
+            w_now += 1
+        else:
+            R[t] += 1
+        now = win_points(R, w_now, t, False, ctx, sc, pay, MK, MT, nm, found, scratch)
+        # passing the win pays only when waiting is worth more (推倒胡 [D]: a self-draw pays six times) than
+        # it costs: another player may win first (this player pays a share) and every discard meanwhile risks
+        # dealing in
+        own = E[2] * E[1]
+        cost = (1.0 - E[7] ** own) * E[6] * OTHER_WIN_PAY + own * E[72]
+        if now <= 0.0 or now >= E[4] * wait - cost:
+            return WIN
+        return PASS
+    # the discard this player would make next anyway, if it passes
+    later = np.inf
+    for k in range(34):
+        if hand[hi, k] > 0:
+            later = min(later, D[k])
+    best = E[4] * wait - (later if later < np.inf else 0.0)
+    choice = PASS
+    for action in (KONG, PUNG, CHOW_LOW, CHOW_MID, CHOW_HIGH):
+        if not legal[i, action] or sets < 1 or not claim_hand(hand, hi, action, t, C):
+            continue
+        kind, tile = claim_meld(action, t)
+        if nm >= MK.size:
+            continue
+        MK[nm] = kind
+        MT[nm] = tile
+        Y = X.copy()
+        Y[3] = 0  # no longer concealed
+        Y[4] = 0
+        if t < 27:
+            Y[0] &= 1 << (t // 9)
+            Y[5] = 0
+        else:
+            Y[1] = 0
+        if kind == MELD_CHOW:
+            Y[2] = 0
+        if action == KONG:
+            ev = E[4] * hand_value(C, 0, sets - 1, nm + 1, wilds, vis, i, wild, ex, i, Y, VW, ctx, sc, pay, rules,
+                                   MK, MT, E, T, W, W3, B, R, found, scratch, Q)  # fmt: skip
+            ev += pay[P_KONG_DISCARD] - (later if later < np.inf else 0.0)
+        else:
+            ev = -np.inf
+            for d in range(34):
+                if C[0, d] == 0:
+                    continue
+                for k in range(34):
+                    B[0, k] = C[0, k]
+                B[0, d] -= 1
+                v = hand_value(B, 0, sets - 1, nm + 1, wilds, vis, i, wild, ex, i, Y, VW, ctx, sc, pay, rules, MK,
+                               MT, E, T, W, W3, B, R, found, scratch, Q)  # fmt: skip
+                ev = max(ev, E[4] * v - D[d])
+        if ev > best + CLAIM_EPS:
+            choice, best = action, ev
+    return choice
+
+
+@njit(cache=True)
+def claim_hand(hand, hi, action, t, C):
+    """``C[0]`` = ``hand[hi]`` minus the tiles claim ``action`` of ``t`` uses; False if it cannot be made."""
+    if t < 0 or t >= 34:
+        return False
+    for k in range(34):
+        C[0, k] = hand[hi, k]
+    if action == KONG or action == PUNG:
+        used = 3 if action == KONG else 2
+        if hand[hi, t] < used:
+            return False
+        C[0, t] -= used
+        return True
+    a, b = chow_uses(action, t)
+    if a < 0 or hand[hi, a] == 0 or hand[hi, b] == 0:
+        return False
+    C[0, a] -= 1
+    C[0, b] -= 1
+    return True
+
+
+@njit(cache=True)
+def expert_kernel(hand, sets_needed, meld_count, exposed, discards, visible, wall_left, seat_offset, round_wind,
+                  decision, target, wild, any_wild, legal, rng, params, rules, pay, sc, T, out):  # fmt: skip
+    """Fill ``out`` with the expert action of every row (``params``: aggression, depth)."""
+    W = new_work()
+    W2 = new_work()
+    W3 = new_work()
+    B = np.zeros((3, 34), np.int8)
+    C = np.zeros((2, 34), np.int8)
+    G = np.zeros((1, 34), hand.dtype)
+    R = np.zeros(34, np.int8)
+    found = np.zeros(N_PATTERNS, np.int8)
+    scratch = np.zeros(34, np.int64)
+    Q = np.zeros((3, 34), np.int64)
+    MK = np.zeros(8, np.int8)
+    MT = np.zeros(8, np.int8)
+    VW = np.zeros(34, np.float64)
+    D = np.zeros(34, np.float64)
+    S = np.zeros(34, np.float64)
+    V = np.zeros(34, np.float64)
+    E = np.zeros(73, np.float64)  # scalars 0..7 (see row_outlook), 8..71 speed scratch, 72
+    X = np.zeros(6, np.int64)
+    ctx = np.zeros(3, np.int64)
+    E[4] = max(params[0], 0.0)
+    E[5] = params[1]
+    ctx[0] = rules[RULE_FORMS]
+    for i in range(out.size):
+        sets = clamp_sets(sets_needed, i)
+        melds = meld_count[i, 0]
+        ctx[1] = seat_offset[i]
+        ctx[2] = round_wind[i]
+        nm = own_melds(exposed, i, melds, MK, MT)
+        valued_weights(seat_offset[i], round_wind[i], rules, VW)
+        flush_bits, full_ok, pungs_ok, hidden, honours_ok = exposure(exposed, i, melds)
+        X[0] = flush_bits
+        X[1] = full_ok
+        X[2] = pungs_ok
+        X[3] = melds == 0
+        X[4] = hidden
+        X[5] = honours_ok
+        wilds = any_wild and wilds_of_row(hand, i, wild, visible, G, W)
+        n_wild = 0
+        for k in range(24, 32):  # the wild facts the shape helpers read, for the nested analyses too
+            W2[R_INFO, k] = W[R_INFO, k]
+            W3[R_INFO, k] = W[R_INFO, k]
+        if wilds:
+            n_wild = W[R_INFO, 24]
+            for t in range(34):
+                if wild[i, t]:
+                    VW[t] = 0.0  # a wild is no honour of its own (C-J1)
+        hazard, E[6] = danger_table(i, meld_count, exposed, discards, visible, wall_left, rules, pay, D, S)
+        row_outlook(i, wall_left, visible, hazard, pay, E)
+        drawn = 0.0  # E[72]: the danger of discarding a random unseen tile (the risk of each later discard)
+        weight = 0.0
+        for t in range(34):
+            u = max(0, 4 - visible[i, t])
+            drawn += u * D[t]
+            weight += u
+        E[72] = drawn / weight if weight > 0 else 0.0
+        a = -1
+        if decision[i] == TURN:
+            if legal[i, WIN]:
+                a = WIN  # a self-draw: the best-paid win there is, now
+            elif wilds:
+                a = wild_turn(i, G, wild, legal, rng)
+                if a < 0:
+                    a = expert_turn(i, G, 0, sets, nm, n_wild, legal, rng, visible, wild, exposed, X, VW, ctx, sc,
+                                    pay, rules, MK, MT, E, D, T, W, W2, W3, B, R, found, scratch, Q, V)  # fmt: skip
+            else:
+                a = expert_turn(i, hand, i, sets, nm, 0, legal, rng, visible, wild, exposed, X, VW, ctx, sc, pay,
+                                rules, MK, MT, E, D, T, W, W2, W3, B, R, found, scratch, Q, V)  # fmt: skip
+        elif decision[i] == RESPONSE:
+            if wilds:
+                a = expert_response(i, G, 0, sets, nm, n_wild, legal, target[i], visible, wild, exposed, X, VW, ctx,
+                                    sc, pay, rules, MK, MT, E, D, T, W, W2, W3, B, C, R, found, scratch, Q)  # fmt: skip
+            else:
+                a = expert_response(i, hand, i, sets, nm, 0, legal, target[i], visible, wild, exposed, X, VW, ctx, sc,
+                                    pay, rules, MK, MT, E, D, T, W, W2, W3, B, C, R, found, scratch, Q)  # fmt: skip
+        else:
+            a = WIN if legal[i, WIN] else PASS  # robbing a kong is paid as a self-draw
+        out[i] = checked(legal, i, a, rng)
+
+
+@lru_cache(maxsize=16)
+def pay_facts(ruleset) -> np.ndarray:
+    """What the ruleset pays, as the int64 ``pay`` array the kernel reads (``P_*`` slots)."""
+    pay = np.zeros(N_PAY, np.int64)
+    pay[P_FAMILY] = 0 if ruleset.family == "jipinghu" else 1
+    pay[P_DISCARD_WIN] = ruleset.discard_win
+    pay[P_DISCARD_PAYS_ALL] = ruleset.family == "jipinghu" and ruleset.discard_pays_all
+    pay[P_SELF_MULT] = ruleset.self_draw_multiplier
+    pay[P_DISCARD_MULT] = ruleset.discard_multiplier
+    pay[P_CAP] = -1 if ruleset.cap is None else ruleset.cap
+    pay[P_QUADS] = ruleset.seven_pairs_quads
+    horses = 0.0
+    if (
+        HORSE_MODES.index(ruleset.horses) == 2
+    ):  # TDH-M5: each horse on the winner's seat (about one in four) adds a share
+        horses = (ruleset.winner_horses_with_ghost + ruleset.winner_horses_without_ghost) / 2 / 4
+    pay[P_HORSES_X100] = round(100 * (1 + horses))
+    pay[P_SMALL] = ruleset.small_hand_value
+    pay[P_BIG] = ruleset.big_hand_value if ruleset.big_hands else ruleset.small_hand_value
+    pay[P_TWELVE] = ruleset.family == "jipinghu" and ruleset.liability_twelve_tiles
+    pay[P_KONG_DISCARD] = ruleset.kong_pay_discard
+    pay.flags.writeable = False
+    return pay
+
+
+@lru_cache(maxsize=16)
+def compiled_scoring(ruleset):
+    """The family's compiled scorer tables for ``ruleset`` (built once per process)."""
+    return scoring(ruleset)
+
+
+def act(obs, legal, rng, params, rules):
+    """Expert actions for the rows of ``obs`` (``rules.ruleset`` gives the scorer)."""
+    ruleset = getattr(rules, "ruleset", None)
+    if ruleset is None:
+        raise ValueError("the expert policy needs PolicyRules.ruleset: build the rules with policy_rules(ruleset)")
+    out = new_actions(obs)
+    expert_kernel(
+        obs.hand, obs.sets_needed, obs.meld_count, obs.exposed, obs.discards, obs.visible, obs.wall_left,
+        obs.seat_offset, obs.round_wind, obs.decision, obs.target, obs.wild, bool(obs.wild.any()), legal, rng,
+        param_array(params, PARAMS, "expert"), rules_array(rules), pay_facts(ruleset), compiled_scoring(ruleset),
+        joint_partial_table(), out,
+    )  # fmt: skip
+    return out
+
+
+DEFAULTS = {"aggression": 1.0, "depth": 1.0}
+PARAMS = tuple(DEFAULTS)
+POLICY = Policy(
+    name="expert",
+    act=act,
+    default_params=DEFAULTS,
+    bounds={"aggression": (0.0, 4.0), "depth": (0.0, 1.0)},
+    doc=__doc__.split("\n\n")[0],
+    # every option the valuation reads: the scorer's tables and switches, what is paid and how, the liabilities
+    reads=frozenset(
+        {
+            "fan",
+            "limit_fan",
+            "xz_fan",
+            "bonuses",
+            "big_hands",
+            "hand_value",
+            "min_fan",
+            "cap",
+            "kong_flower",
+            "robbed_kong_bonus",
+            "triple_win_raise",
+            "discard_pays_all",
+            "discard_win",
+            "win_forms",
+            "seven_pairs_quads",
+            "liability_twelve_tiles",
+            "liability_limit_hands",
+            "small_hand_value",
+            "big_hand_value",
+            "self_draw_multiplier",
+            "discard_multiplier",
+            "no_ghost_multiplier",
+            "kong_flower_multiplier",
+            "full_ghosts",
+            "full_ghosts_value",
+            "earthly_rule",
+            "max_suits",
+            "horses",
+            "winner_horses_with_ghost",
+            "winner_horses_without_ghost",
+            "kong_pay_discard",
+        }
+    ),  # fmt: skip
+)

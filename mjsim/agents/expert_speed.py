@@ -1,0 +1,138 @@
+"""Speed for the ``expert`` policy: the chance of completing a hand within the draws left.
+
+The wall is a uniformly random part of the unseen tiles (four copies minus
+own tiles minus every visible tile), so the tiles a player will see are a
+uniformly random sequence drawn without replacement from the ``unseen`` pool.
+On that model the chances here are exact:
+
+- :func:`ready_chance` — a ready hand with ``winners`` winning tiles unseen;
+- :func:`one_away_chance` — one tile away: first one of ``improvers`` tiles
+  (which make the hand ready), then one of ``winners`` tiles (the waits of the
+  ready hand it makes; winners drawn before the improvement are spent);
+
+and :func:`chain_chance` is the approximation further out: a chain of stages,
+each passed on drawing one of its own class of tiles (ukeire-sized), the
+classes taken as fresh and disjoint.  Every chance weighs a completion at the
+``j``-th tile seen by ``survive ** j`` (the hand may end first through
+another player's win).
+"""
+
+from mjsim.sim.borrowing import njit_borrowed
+
+MAX_WINNERS = 63  # scratch length of one_away_chance - 1
+FIRST_CAP = 1.5
+
+
+@njit_borrowed
+def ready_chance(unseen, winners, seen, survive):
+    """Chance (weighted by survival) that one of ``winners`` tiles is among the first ``seen`` of ``unseen``."""
+    total = 0.0
+    none_yet = 1.0
+    weight = 1.0
+    if winners <= 0:
+        return 0.0
+    for j in range(seen):
+        pool = unseen - j
+        if pool <= 0:
+            break
+        weight *= survive
+        p = min(1.0, winners / pool)
+        total += none_yet * p * weight
+        none_yet *= 1.0 - p
+        if none_yet <= 0.0:
+            break
+    return total
+
+
+@njit_borrowed
+def one_away_chance(unseen, improvers, winners, seen, survive, stage0, stage1):
+    """Chance (weighted by survival) that an improver and then a winner come among the first ``seen`` tiles.
+
+    ``stage0[x]``: not improved yet, ``x`` winners already drawn (spent);
+    ``stage1[y]``: improved, ``y`` winners left.  The classes are disjoint;
+    ``stage0``/``stage1`` are float64 scratch of length > ``winners``.
+    """
+    if improvers <= 0 or winners <= 0:
+        return 0.0
+    w = min(winners, MAX_WINNERS, stage0.size - 1)
+    for x in range(w + 1):
+        stage0[x] = 0.0
+        stage1[x] = 0.0
+    stage0[0] = 1.0
+    total = 0.0
+    weight = 1.0
+    for j in range(seen):
+        pool = unseen - j
+        if pool <= 0:
+            break
+        weight *= survive
+        # stage 1 first (it reads the state before this draw's improvements)
+        for y in range(1, w + 1):
+            if stage1[y] > 0.0:
+                p = min(1.0, y / pool)
+                total += stage1[y] * p * weight
+                stage1[y] *= 1.0 - p
+        for x in range(w, -1, -1):
+            q = stage0[x]
+            if q <= 0.0:
+                continue
+            left = w - x
+            p_improve = min(1.0, improvers / pool)
+            p_winner = min(1.0 - p_improve, left / pool)
+            stage0[x] = q * (1.0 - p_improve - p_winner)
+            if x + 1 <= w:
+                stage0[x + 1] += q * p_winner
+            stage1[left] += q * p_improve
+    return total
+
+
+@njit_borrowed
+def typical_ukeire(away):
+    """Tiles that improve a typical hand ``away`` (>= 1) tiles from ready (about 12 one away, 8 more per step)."""
+    return 4.0 + 8.0 * away
+
+
+@njit_borrowed
+def chain_chance(unseen, first, scale, stages, winners, seen, survive, state):
+    """Approximate chance of passing ``stages`` improvement stages and then winning within ``seen`` tiles.
+
+    The first stage is passed by one of ``first`` tiles (the hand's ukeire, at most
+    ``FIRST_CAP`` x the typical ukeire at that distance: tiles that only
+    reshape a far hand are not all progress),
+    each later one, ``j`` stages from ready, by one of ``scale`` x the typical
+    ukeire of a hand ``j`` from ready (:func:`typical_ukeire` — not the
+    current hand's: a hand far from ready accepts many tiles, and that says
+    little about the later stages), and the ready hand wins on one of
+    ``winners``; each class is taken as fresh (tiles drawn at one stage do not
+    count at the next).  ``state`` is float64 scratch of length > ``stages``.
+    """
+    n = min(stages + 1, state.size)
+    if n <= 0:
+        return 0.0
+    for k in range(n):
+        state[k] = 0.0
+    state[0] = 1.0
+    total = 0.0
+    weight = 1.0
+    for j in range(seen):
+        pool = unseen - j
+        if pool <= 0:
+            break
+        weight *= survive
+        for k in range(n - 1, -1, -1):
+            q = state[k]
+            if q <= 0.0:
+                continue
+            if k == n - 1:
+                count = winners
+            elif k == 0:
+                count = min(first, FIRST_CAP * scale * typical_ukeire(stages))
+            else:
+                count = scale * typical_ukeire(stages - k)
+            p = min(1.0, count / pool)
+            state[k] = q * (1.0 - p)
+            if k == n - 1:
+                total += q * p * weight
+            else:
+                state[k + 1] += q * p
+    return total

@@ -1,0 +1,151 @@
+"""The ``expert`` policy: legal play on every preset, worked decisions, speed and danger against brute force."""
+
+import itertools
+from math import comb
+
+import numpy as np
+import pytest
+from agenttools import act, observe, response_legal, show, tile, turn_legal
+
+import mjsim
+from mjsim.agents import get_policy
+from mjsim.agents.expert_danger import wait_shares
+from mjsim.agents.expert_speed import chain_chance, one_away_chance, ready_chance
+from mjsim.sim.constants import DISCARD, PASS, RESPONSE, WIN
+from mjsim.sim.observation import policy_rules
+from mjsim.sim.runner import play_sessions, seat_policies
+
+PRESETS = ("jipinghu", "jipinghu_5fan", "jipinghu_5fan_min3", "tuidaohu", "tuidaohu_dianpao", "tuidaohu_ghost")
+
+
+def play(preset, specs, hands=12, seed=5):
+    """Every record column of ``hands`` one-hand sessions (the runner raises on any illegal action)."""
+    rows = list(play_sessions(mjsim.ruleset(preset), seat_policies(specs), seed=seed, first_session=0,
+                              end_session=hands, tables=hands))  # fmt: skip
+    return {key: [v for part in rows for v in part[key]] for key in ("hand_id", "winners", "net")}
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_expert_plays_only_legal_actions_on_every_preset(preset):
+    cols = play(preset, "expert;efficiency;expert:aggression=0.5,depth=0;value")
+    assert len(cols["hand_id"]) == 12
+
+
+def test_expert_is_deterministic_by_seed():
+    a = play("jipinghu_5fan", "expert", hands=8, seed=11)
+    b = play("jipinghu_5fan", "expert", hands=8, seed=11)
+    assert [list(n) for n in a["net"]] == [list(n) for n in b["net"]]
+
+
+def test_expert_spec_logs_its_parameters():
+    assert get_policy("expert:depth=0").spec == "expert:aggression=1,depth=0"
+    with pytest.raises(ValueError, match="depth"):
+        get_policy("expert:depth=2")
+
+
+def test_jph_f1_expert_keeps_the_wait_that_completes_the_higher_value_hand():
+    # 111m234m678m999m + 1z + 9p: either single wait has three tiles unseen; keeping 1z is a half flush
+    # (3 fan in the 5-fan edition), keeping 9p a chicken hand
+    rules = policy_rules(mjsim.ruleset("jipinghu_5fan"))
+    obs = observe("111m234m678m999m1z9p")
+    for seed in range(4):
+        assert act("expert", obs, turn_legal(obs), rules, seed)[0] == DISCARD + tile("9p")
+
+
+def test_c_p6_expert_folds_to_a_tile_whose_every_copy_is_visible():
+    # an opponent with three sets out and a long river is very likely ready; this hand is far from ready,
+    # and 7z (three copies in the rivers) can complete no wait while 6z (none visible) can
+    rules = policy_rules(mjsim.ruleset("jipinghu"))
+    obs = observe("159m26p2489s13567z", wall_left=30)
+    show(obs, 1, river=("2z", "9s", "1p", "7z", "7z", "2m", "8p", "3z", "4z"), melds=("222p", "345s", "777m"))
+    show(obs, 2, river=("7z", "1s"))
+    for seed in range(4):
+        assert act("expert", obs, turn_legal(obs), rules, seed)[0] == DISCARD + tile("7z")
+
+
+def test_tdh_v3_expert_passes_a_discard_win_early_for_a_self_draw_worth_six_times():
+    # 推倒胡 [D]: a discard win pays 1 unit, a self-draw 2 from each of three; early, with a two-sided wait,
+    # waiting is worth more; with two draws left, the win now is
+    rules = policy_rules(mjsim.ruleset("tuidaohu_dianpao"))
+    early = observe("111m456m789m11p34s", decision=RESPONSE, target=tile("5s"), target_from=3, wall_left=80)
+    assert act("expert", early, response_legal(WIN), rules)[0] == PASS
+    late = observe("111m456m789m11p34s", decision=RESPONSE, target=tile("5s"), target_from=3, wall_left=6)
+    assert act("expert", late, response_legal(WIN), rules)[0] == WIN
+
+
+def test_jph_m2_expert_takes_a_discard_win_late_in_the_hand():
+    rules = policy_rules(mjsim.ruleset("jipinghu"))
+    obs = observe("123m456m789m11p34p", decision=RESPONSE, target=tile("5p"), target_from=3, wall_left=6)
+    assert act("expert", obs, response_legal(WIN), rules)[0] == WIN
+
+
+def seen_orders(pool, seen):
+    """Every ordering of the labelled ``pool`` (each equally likely), cut to the first ``seen`` tiles."""
+    for order in itertools.permutations(range(len(pool))):
+        yield [pool[k] for k in order[:seen]]
+
+
+@pytest.mark.parametrize("unseen,winners,seen", [(6, 1, 2), (7, 2, 3), (8, 3, 5)])
+def test_ready_chance_matches_brute_force(unseen, winners, seen):
+    pool = ["w"] * winners + ["x"] * (unseen - winners)
+    survive = 0.9
+    total = 0.0
+    count = 0
+    for tiles in seen_orders(pool, seen):
+        count += 1
+        if "w" in tiles:
+            total += survive ** (tiles.index("w") + 1)
+    assert ready_chance(unseen, winners, seen, survive) == pytest.approx(total / count)
+    assert ready_chance(unseen, winners, seen, 1.0) == pytest.approx(
+        1 - comb(unseen - winners, seen) / comb(unseen, seen)
+    )
+
+
+@pytest.mark.parametrize("improvers,winners,others,seen", [(2, 2, 3, 4), (1, 3, 3, 5), (3, 1, 3, 3)])
+def test_one_away_chance_matches_brute_force(improvers, winners, others, seen):
+    # the hand is ready after its first improver; only a winner after that completes it
+    pool = ["i"] * improvers + ["w"] * winners + ["x"] * others
+    survive = 0.95
+    total = 0.0
+    count = 0
+    for tiles in seen_orders(pool, seen):
+        count += 1
+        if "i" in tiles:
+            first = tiles.index("i")
+            after = tiles[first + 1 :]
+            if "w" in after:
+                total += survive ** (first + 1 + after.index("w") + 1)
+    scratch = np.zeros((2, 16))
+    got = one_away_chance(len(pool), improvers, winners, seen, survive, scratch[0], scratch[1])
+    assert got == pytest.approx(total / count)
+
+
+def test_chain_with_no_stage_is_the_ready_chance():
+    state = np.zeros(8)
+    assert chain_chance(60, 9, 1.0, 0, 5, 20, 0.97, state) == pytest.approx(ready_chance(60, 5, 20, 0.97))
+    # a stage more is slower even with more tiles accepted now (the later stages do not depend on them)
+    assert 0 < chain_chance(60, 30, 1.0, 3, 5, 20, 0.97, state) < chain_chance(60, 20, 1.0, 2, 5, 20, 0.97, state)
+
+
+def test_wait_shares_of_a_last_single_tile_match_brute_force():
+    # four sets out: the opponent waits on its one concealed tile, any unseen copy; with every suited tile
+    # visible that is an honour, so the shares are the unseen copies of each honour over all of them
+    # (honour singles all weigh the same)
+    obs = observe("")
+    obs.visible[0, :27] = 4
+    obs.visible[0, 27:] = (2, 3, 4, 4, 1, 4, 4)  # unseen 东 2, 南 1, 中 3
+    obs.meld_count[0, 1] = 4
+    shares = np.zeros(34)
+    wait_shares(0, 1, obs.visible, obs.discards, obs.exposed, 4, shares)
+    unseen = {27: 2, 28: 1, 31: 3}
+    for kind in range(34):
+        assert shares[kind] == pytest.approx(unseen.get(kind, 0) / 6)
+
+
+def test_wait_shares_never_count_an_honour_whose_other_copies_are_visible():
+    obs = observe("7z")
+    show(obs, 2, river=("7z", "7z", "7z"))
+    shares = np.zeros(34)
+    wait_shares(0, 1, obs.visible, obs.discards, obs.exposed, 0, shares)
+    assert shares[tile("7z")] == 0.0
+    assert shares[tile("6z")] > 0.0
