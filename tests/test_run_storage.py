@@ -151,7 +151,7 @@ def test_atomic_write_keeps_the_old_file_when_the_disk_fills(tmp_path, monkeypat
         raise OSError(errno.ENOSPC, "No space left on device")
 
     monkeypatch.setattr(os, "fsync", no_space)
-    with pytest.raises(OSError):
+    with pytest.raises(OSError, match=r"No space left on device: '.*meta\.json'"):
         store.write_json("meta.json", {"new": True})
     monkeypatch.undo()
     assert json.loads((tmp_path / "meta.json").read_text()) == {"old": True}

@@ -179,6 +179,11 @@ class RunStore:
                 with self.filesystem.open_output_stream(partial) as stream:
                     stream.write(data)
                 self.filesystem.move(partial, final)
+        except OSError as error:
+            self._remove_quietly(partial)
+            if error.filename is None:  # name the file, so the one-line error says where the disk filled
+                raise OSError(error.errno, error.strerror, final) from None
+            raise
         except BaseException:
             self._remove_quietly(partial)
             raise
