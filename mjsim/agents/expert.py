@@ -155,9 +155,11 @@ def win_points(real, wilds, win_tile, self_draw, ctx, sc, pay, MK, MT, nm, found
     family = pay[P_FAMILY]
     if not self_draw and pay[P_DISCARD_WIN] == 0:
         return 0.0
+    # ``held`` (every concealed tile, wilds at face value) only matters for TDH-H7, a ghost standing for
+    # itself; the plan's wild kinds are not known here, so that rare bonus is left out of the valuation.
     value = score_win(
-        family, ctx[0], pay[P_QUADS] != 0, sc, real, wilds, win_tile, MK, MT, nm, SELF_DRAW if self_draw else 0,
-        ctx[1], ctx[2], 1, found, scratch,
+        family, ctx[0], pay[P_QUADS] != 0, sc, real, wilds, real, win_tile, MK, MT, nm,
+        SELF_DRAW if self_draw else 0, ctx[1], ctx[2], 1, found, scratch,
     )  # fmt: skip
     if value < 0:
         return 0.0
