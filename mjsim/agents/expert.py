@@ -50,7 +50,7 @@ from mjsim.agents.base import (
     rules_array,
 )
 from mjsim.agents.defensive import LIABLE_LIMIT, liability_level
-from mjsim.agents.efficiency import break_ties, chow_uses, clamp_sets, wild_turn, wilds_of_row
+from mjsim.agents.efficiency import break_ties, chow_uses, claim_hand, clamp_sets, wild_turn, wilds_of_row
 from mjsim.agents.expert_danger import ready_probability, wait_shares
 from mjsim.agents.expert_speed import chain_chance, one_away_chance, ready_chance
 from mjsim.agents.legal import checked, uniform_legal
@@ -550,27 +550,6 @@ def expert_response(i, hand, hi, sets, nm, wilds, legal, t, vis, wild, ex, X, VW
         if ev > best + CLAIM_EPS:
             choice, best = action, ev
     return choice
-
-
-@njit(cache=True)
-def claim_hand(hand, hi, action, t, C):
-    """``C[0]`` = ``hand[hi]`` minus the tiles claim ``action`` of ``t`` uses; False if it cannot be made."""
-    if t < 0 or t >= 34:
-        return False
-    for k in range(34):
-        C[0, k] = hand[hi, k]
-    if action == KONG or action == PUNG:
-        used = 3 if action == KONG else 2
-        if hand[hi, t] < used:
-            return False
-        C[0, t] -= used
-        return True
-    a, b = chow_uses(action, t)
-    if a < 0 or hand[hi, a] == 0 or hand[hi, b] == 0:
-        return False
-    C[0, a] -= 1
-    C[0, b] -= 1
-    return True
 
 
 @njit(cache=True)
