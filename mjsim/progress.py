@@ -10,10 +10,15 @@ from __future__ import annotations
 
 import importlib.util
 import sys
+import warnings
 import weakref
 
-from tqdm.auto import tqdm as _auto_tqdm
+from tqdm.std import TqdmWarning
 from tqdm.std import tqdm as _text_tqdm
+
+with warnings.catch_warnings():  # without ipywidgets tqdm.auto warns on import; the text bar is used then
+    warnings.simplefilter("ignore", TqdmWarning)
+    from tqdm.auto import tqdm as _auto_tqdm
 
 _quiet = False
 _open_bars: weakref.WeakSet[Progress] = weakref.WeakSet()
