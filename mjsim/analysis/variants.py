@@ -24,7 +24,7 @@ import polars as pl
 
 from mjsim.analysis.resettle import play_changes, resettle
 from mjsim.io.dataset import read_run_info, scan_hands, write_table_run
-from mjsim.io.runs import MANIFEST, STAGING
+from mjsim.io.runs import MANIFEST, STAGED_MANIFEST
 from mjsim.io.store import RunStore
 from mjsim.rules import OPTIONS, Ruleset, ruleset
 
@@ -183,7 +183,7 @@ def check_targets(variants: list[Variant], out_dir, suffixes=("",), overwrite: b
             seen[name] = variant.label
             path = out_dir / name
             store = RunStore(path)
-            if not overwrite and (store.exists(MANIFEST) or store.exists(f"{STAGING}/{MANIFEST}")):
+            if not overwrite and (store.exists(MANIFEST) or store.exists(STAGED_MANIFEST)):
                 raise ValueError(f"{path} already holds a run; choose another --out or pass --overwrite")
             paths.append(path)
     return paths

@@ -35,15 +35,12 @@ from mjsim.io.store import RunStore
 MANIFEST = "_run.json"
 STAGING = "_staging"
 LEGACY_INFO = "run.json"  # schema version 1: metadata beside the parts, no manifest
+STAGED_MANIFEST = f"{STAGING}/{MANIFEST}"  # the manifest of the run being built
 PART_NAME = re.compile(r"part-\d{5}-\d{4}\.parquet")
 
 
 class IncompleteRun(ValueError):
     """The directory holds a run that was not finished (read it with ``allow_partial=True``)."""
-
-
-def staged_manifest(store: RunStore) -> str:
-    return f"{STAGING}/{MANIFEST}"
 
 
 def _chunk_summary(chunks: dict, total: int) -> str:
@@ -62,7 +59,7 @@ class RunWriter:
         self.store = RunStore(location)
         self._check_target(overwrite, resume)
         if resume:
-            self.manifest = self.store.read_json(staged_manifest(self.store))
+            self.manifest = self.store.read_json(STAGED_MANIFEST)
         else:
             self.store.remove_tree(STAGING)  # an earlier unfinished attempt (our own files)
             self.manifest = {
@@ -99,14 +96,14 @@ class RunWriter:
         if resume:
             if store.exists(MANIFEST) and store.read_json(MANIFEST).get("state") == "committing":
                 return
-            if not store.exists(staged_manifest(store)):
+            if not store.exists(STAGED_MANIFEST):
                 what = "is complete" if store.exists(MANIFEST) else "holds no unfinished mjsim run"
                 raise ValueError(f"{store} {what}: nothing to resume")
             return
         if store.exists(MANIFEST) or store.exists(LEGACY_INFO):
             if not overwrite:
                 raise ValueError(f"{store} already holds a run; choose another directory or pass --overwrite")
-        elif store.exists(staged_manifest(store)):
+        elif store.exists(STAGED_MANIFEST):
             if not overwrite:
                 raise ValueError(
                     f"{store} holds an unfinished run; continue it with `mjsim simulate --resume {store}` "
@@ -122,7 +119,7 @@ class RunWriter:
         store.makedirs()
 
     def _save_staged(self) -> None:
-        self.store.write_json(staged_manifest(self.store), self.manifest)
+        self.store.write_json(STAGED_MANIFEST, self.manifest)
 
     def record_chunk(self, chunk: int, parts: list[dict]) -> None:
         """Chunk ``chunk`` is on disk as ``parts`` (written in this attempt's directory): note it atomically."""
@@ -195,8 +192,8 @@ class RunView:
             self.parts = [n for n in store.listdir() if PART_NAME.fullmatch(n)]
             if not self.parts:
                 raise ValueError(f"{store} holds no hand logs (part-*.parquet)")
-        elif store.exists(staged_manifest(store)):
-            self.info = store.read_json(staged_manifest(store))
+        elif store.exists(STAGED_MANIFEST):
+            self.info = store.read_json(STAGED_MANIFEST)
             summary = _chunk_summary(self.info["chunks"], self.info["chunks_total"])
             if not allow_partial:
                 raise IncompleteRun(
@@ -258,6 +255,6 @@ def read_manifest(location) -> dict:
     store = RunStore(location)
     if store.exists(MANIFEST):
         return store.read_json(MANIFEST)
-    if store.exists(staged_manifest(store)):
-        return store.read_json(staged_manifest(store))
+    if store.exists(STAGED_MANIFEST):
+        return store.read_json(STAGED_MANIFEST)
     raise ValueError(f"{store} is not an mjsim run directory: {MANIFEST} is missing")
