@@ -38,7 +38,7 @@ def test_expert_is_deterministic_by_seed():
 
 
 def test_expert_spec_logs_its_parameters():
-    assert get_policy("expert:depth=0").spec == "expert:aggression=1,depth=0"
+    assert get_policy("expert:depth=0").spec == "expert:aggression=4,depth=0,plan_rate=0.3,first_cap=20"
     with pytest.raises(ValueError, match="depth"):
         get_policy("expert:depth=2")
 
@@ -122,9 +122,27 @@ def test_one_away_chance_matches_brute_force(improvers, winners, others, seen):
 
 def test_chain_with_no_stage_is_the_ready_chance():
     state = np.zeros(8)
-    assert chain_chance(60, 9, 1.0, 0, 5, 20, 0.97, state) == pytest.approx(ready_chance(60, 5, 20, 0.97))
+    # every tile seen is an own draw: the ready stage is exactly ready_chance
+    assert chain_chance(60, 9, 1.0, 0, 5, 20, 20, 0.97, state, 1.5) == pytest.approx(ready_chance(60, 5, 20, 0.97))
     # a stage more is slower even with more tiles accepted now (the later stages do not depend on them)
-    assert 0 < chain_chance(60, 30, 1.0, 3, 5, 20, 0.97, state) < chain_chance(60, 20, 1.0, 2, 5, 20, 0.97, state)
+    assert (
+        0
+        < chain_chance(60, 30, 1.0, 3, 5, 20, 20, 0.97, state, 1.5)
+        < chain_chance(60, 20, 1.0, 2, 5, 20, 20, 0.97, state, 1.5)
+    )
+
+
+def test_chain_improves_only_on_own_draws():
+    state = np.zeros(8)
+    # the same 40 tiles seen, but 10 own draws instead of 40: the one improvement stage must come on one of
+    # the 10 own draws (pool 80, 76, ..., 44: four tiles leave the pool per own draw), which bounds the chance
+    mine = chain_chance(80, 12, 1.0, 1, 6, 10, 40, 1.0, state, 1.5)
+    all_mine = chain_chance(80, 12, 1.0, 1, 6, 40, 40, 1.0, state, 1.5)
+    improve_by_own_draws = 1.0 - np.prod([1.0 - 12 / (80 - 4 * j) for j in range(10)])
+    assert mine < improve_by_own_draws < all_mine
+    # at the ready stage every tile seen counts: 10 steps of 4 tiles ~ 40 tiles (pool 80, 6 winners)
+    ready_10 = chain_chance(80, 0, 1.0, 0, 6, 10, 40, 1.0, state, 1.5)
+    assert ready_10 == pytest.approx(ready_chance(80, 6, 40, 1.0), rel=0.03)
 
 
 def test_wait_shares_of_a_last_single_tile_match_brute_force():

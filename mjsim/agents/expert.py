@@ -1,10 +1,12 @@
-"""The ``expert`` policy: every choice by expected points over the rest of the hand (``aggression``, ``depth``).
+"""The ``expert`` policy: every choice by expected points over the rest of the hand (``aggression``, ``depth``,
+``plan_rate``, ``first_cap``).
 
 Each candidate — every discard, a claim (chow, pung, kong), a win or a pass —
 is worth ``aggression * (chance of winning x points the win pays) - expected
 loss of dealing in`` for the hand it leaves, and the largest wins: push or
 fold, claim or pass, take a win or wait for a bigger one are all this one
-comparison, never a threshold.
+comparison, never a threshold.  A passed win is valued without the copies of
+the passed kind (漏胡 / 过手 shut its discard wins out).
 
 - Value is the family's own compiled scorer (:func:`mjsim.sim.scoring.score_win`,
   every pattern, bonus, cap, limit hand and the minimum fan) on each winning
@@ -15,7 +17,11 @@ comparison, never a threshold.
 - Speed (:mod:`mjsim.agents.expert_speed`) is exact on the unseen-tile model
   for ready hands and, with ``depth`` 1, one-away hands (every improving draw,
   the best ready hand it allows, its waits and their values); further out a
-  chain of ukeire-sized stages.  The tiles seen are the player's own draws
+  chain of ukeire-sized stages, improving on the player's own draws only
+  (the first stage on the hand's real ukeire, at most ``first_cap`` x a
+  typical one) — and a plan of the ``value`` policy (a flush, all pungs, a
+  big hand) on stages of ``plan_rate`` x the ukeire when it pays more.  The
+  tiles seen are the player's own draws
   (about a quarter of the wall) plus, where discard wins count, a share of the
   opponents' discards (``RON_SHARE``); the hand may end first when an opponent
   is ready.
@@ -117,7 +123,6 @@ TYPICAL_WAIT = 5.0  # winning tiles of a ready hand not yet built
 LIABILITY_SELF_DRAW = 0.3  # chance a liable-fed opponent self-draws afterwards
 NOT_YET_MIN = 0.4  # a plan short of the minimum fan: this much of the minimum's value per missing fan less
 LIABILITY_PUNG = 0.25  # chance the fed opponent holds the pair to claim the tile
-PLAN_UKEIRE = 0.5  # a plan slower than the fastest hand draws on about this share of its ukeire
 PLAN_GREED = 0.5  # the value policy's default weight of fan against shanten, for plans further out
 CLAIM_EPS = 1e-9
 OTHER_WIN_PAY = 0.6  # share of an opponent's win this player pays on average (self-draws, deal-ins)
@@ -319,9 +324,10 @@ def hand_value(H, hi, sets, nm, wilds, vis, vi, wild, ex, ei, X, VW, ctx, sc, pa
         return total
     # further out, a chain of ukeire-sized stages to the fastest hand (valued as the plain hand it makes), or
     # to the value policy's best plan when that pays more (a flush, all pungs, a big hand: its own, slower
-    # stages, about PLAN_UKEIRE of the ukeire each)
+    # stages, about plan_rate of the ukeire each)
     plain = plan_points(honour_fan(H, hi, -1, ex, ei, vis, vi, VW), mix, pay, rules)
-    best = chain_chance(unseen, ukeire, 1.0, s, TYPICAL_WAIT, seen, survive, E[8:40]) * plain
+    own = int(seen * mix + 0.5)
+    best = chain_chance(unseen, ukeire, 1.0, s, TYPICAL_WAIT, own, seen, survive, E[8:40], E[74]) * plain
     pung_counts(H, hi, W)
     score, fan, _ = plan_score(H, hi, sets, -1, ex, ei, vis, vi, rules, PLAN_GREED, X[0], X[1] != 0, X[2] != 0,
                               X[3] != 0, X[4] != 0, X[5] != 0, W, VW)  # fmt: skip
@@ -331,9 +337,9 @@ def hand_value(H, hi, sets, nm, wilds, vis, vi, wild, ex, ei, X, VW, ctx, sc, pa
     stages = max(s, int(np.ceil(plan_sh - 1e-9)))
     value = plan_points(fan, mix, pay, rules)
     if value > plain:
-        rate = ukeire * PLAN_UKEIRE
-        best = max(best, chain_chance(unseen, rate, PLAN_UKEIRE, stages, TYPICAL_WAIT, seen, survive,
-                                      E[8:40]) * value)  # fmt: skip
+        rate = ukeire * E[73]
+        best = max(best, chain_chance(unseen, rate, E[73], stages, TYPICAL_WAIT, own, seen, survive, E[8:40],
+                                      E[74]) * value)  # fmt: skip
     return best
 
 
@@ -488,8 +494,16 @@ def expert_response(i, hand, hi, sets, nm, wilds, legal, t, vis, wild, ex, X, VW
     claims = legal[i, PUNG] or legal[i, KONG] or legal[i, CHOW_LOW] or legal[i, CHOW_MID] or legal[i, CHOW_HIGH]
     if not legal[i, WIN] and not claims:
         return PASS
-    wait = hand_value(hand, hi, sets, nm, wilds, vis, i, wild, ex, i, X, VW, ctx, sc, pay, rules, MK, MT, E, T, W,
-                      W3, B, R, found, scratch, Q)  # fmt: skip
+    if legal[i, WIN]:
+        # a passed win shuts out that kind's discard wins (漏胡 / 过手): value waiting without its copies
+        shut = vis[i, t]
+        vis[i, t] = 4
+        wait = hand_value(hand, hi, sets, nm, wilds, vis, i, wild, ex, i, X, VW, ctx, sc, pay, rules, MK, MT, E, T,
+                          W, W3, B, R, found, scratch, Q)  # fmt: skip
+        vis[i, t] = shut
+    else:
+        wait = hand_value(hand, hi, sets, nm, wilds, vis, i, wild, ex, i, X, VW, ctx, sc, pay, rules, MK, MT, E, T,
+                          W, W3, B, R, found, scratch, Q)  # fmt: skip
     if legal[i, WIN]:
         for k in range(34):
             R[k] = hand[hi, k]
@@ -504,7 +518,7 @@ def expert_response(i, hand, hi, sets, nm, wilds, legal, t, vis, wild, ex, X, VW
         # dealing in
         own = E[2] * E[1]
         cost = (1.0 - E[7] ** own) * E[6] * OTHER_WIN_PAY + own * E[72]
-        if now <= 0.0 or now >= E[4] * wait - cost:
+        if now <= 0.0 or E[4] * now >= E[4] * wait - cost:
             return WIN
         return PASS
     # the discard this player would make next anyway, if it passes
@@ -555,7 +569,7 @@ def expert_response(i, hand, hi, sets, nm, wilds, legal, t, vis, wild, ex, X, VW
 @njit(cache=True)
 def expert_kernel(hand, sets_needed, meld_count, exposed, discards, visible, wall_left, seat_offset, round_wind,
                   decision, target, wild, any_wild, legal, rng, params, rules, pay, sc, T, out):  # fmt: skip
-    """Fill ``out`` with the expert action of every row (``params``: aggression, depth)."""
+    """Fill ``out`` with the expert action of every row (``params``: aggression, depth, plan_rate, first_cap)."""
     W = new_work()
     W2 = new_work()
     W3 = new_work()
@@ -572,11 +586,13 @@ def expert_kernel(hand, sets_needed, meld_count, exposed, discards, visible, wal
     D = np.zeros(34, np.float64)
     S = np.zeros(34, np.float64)
     V = np.zeros(34, np.float64)
-    E = np.zeros(73, np.float64)  # scalars 0..7 (see row_outlook), 8..71 speed scratch, 72
+    E = np.zeros(75, np.float64)  # scalars 0..7 (see row_outlook), 8..71 speed scratch, 72..74
     X = np.zeros(6, np.int64)
     ctx = np.zeros(3, np.int64)
     E[4] = max(params[0], 0.0)
     E[5] = params[1]
+    E[73] = params[2]  # plan_rate
+    E[74] = params[3]  # first_cap
     ctx[0] = rules[RULE_FORMS]
     for i in range(out.size):
         sets = clamp_sets(sets_needed, i)
@@ -681,13 +697,17 @@ def act(obs, legal, rng, params, rules):
     return out
 
 
-DEFAULTS = {"aggression": 1.0, "depth": 1.0}
+# Chosen by benchmarks/policy_strength.py-style A/B runs against three efficiency seats (1,000 walls x 4
+# seatings, 鸡平胡): aggression 1 -> 4 took the EV per hand from -0.27 to -0.05; real ukeire for the first
+# stage (first_cap 20) and a slower plan rate (0.3) each added win rate; plan_rate 0.3..0.6 leaves
+# jipinghu_5fan_min3 least often drawn.
+DEFAULTS = {"aggression": 4.0, "depth": 1.0, "plan_rate": 0.3, "first_cap": 20.0}
 PARAMS = tuple(DEFAULTS)
 POLICY = Policy(
     name="expert",
     act=act,
     default_params=DEFAULTS,
-    bounds={"aggression": (0.0, 4.0), "depth": (0.0, 1.0)},
+    bounds={"aggression": (0.0, 16.0), "depth": (0.0, 1.0), "plan_rate": (0.0, 1.0), "first_cap": (0.5, 20.0)},
     doc=__doc__.split("\n\n")[0],
     # every option the valuation reads: the scorer's tables and switches, what is paid and how, the liabilities
     reads=frozenset(

@@ -20,7 +20,6 @@ another player's win).
 from mjsim.sim.borrowing import njit_borrowed
 
 MAX_WINNERS = 63  # scratch length of one_away_chance - 1
-FIRST_CAP = 1.5
 
 
 @njit_borrowed
@@ -93,46 +92,53 @@ def typical_ukeire(away):
 
 
 @njit_borrowed
-def chain_chance(unseen, first, scale, stages, winners, seen, survive, state):
-    """Approximate chance of passing ``stages`` improvement stages and then winning within ``seen`` tiles.
+def chain_chance(unseen, first, scale, stages, winners, own, seen, survive, state, first_cap):
+    """Approximate chance of passing ``stages`` improvement stages and then winning within ``seen`` tiles,
+    ``own`` of them the player's own draws.
 
-    The first stage is passed by one of ``first`` tiles (the hand's ukeire, at most
-    ``FIRST_CAP`` x the typical ukeire at that distance: tiles that only
-    reshape a far hand are not all progress),
+    Improvement comes from the player's own draws only (another player's
+    discard moves a concealed hand on only through a claim); the ready hand
+    wins on any tile it sees, so each own draw stands for ``seen / own``
+    tiles at the last stage.  The first stage is passed by one of ``first``
+    tiles (the hand's ukeire, at most ``first_cap`` x the typical ukeire at
+    that distance: tiles that only reshape a far hand are not all progress),
     each later one, ``j`` stages from ready, by one of ``scale`` x the typical
     ukeire of a hand ``j`` from ready (:func:`typical_ukeire` — not the
     current hand's: a hand far from ready accepts many tiles, and that says
     little about the later stages), and the ready hand wins on one of
     ``winners``; each class is taken as fresh (tiles drawn at one stage do not
-    count at the next).  ``state`` is float64 scratch of length > ``stages``.
+    count at the next).  ``survive`` is per tile seen; ``state`` is float64
+    scratch of length > ``stages``.
     """
     n = min(stages + 1, state.size)
-    if n <= 0:
+    if n <= 0 or own <= 0:
         return 0.0
     for k in range(n):
         state[k] = 0.0
     state[0] = 1.0
     total = 0.0
     weight = 1.0
-    for j in range(seen):
-        pool = unseen - j
-        if pool <= 0:
+    per = max(1.0, seen / own)
+    step_survive = survive**per
+    for j in range(own):
+        pool = unseen - j * per
+        if pool <= 1.0:
             break
-        weight *= survive
+        weight *= step_survive
         for k in range(n - 1, -1, -1):
             q = state[k]
             if q <= 0.0:
                 continue
             if k == n - 1:
-                count = winners
-            elif k == 0:
-                count = min(first, FIRST_CAP * scale * typical_ukeire(stages))
+                p = 1.0 - (1.0 - min(1.0, winners / pool)) ** per
+                state[k] = q * (1.0 - p)
+                total += q * p * weight
+                continue
+            if k == 0:
+                count = min(first, first_cap * scale * typical_ukeire(stages))
             else:
                 count = scale * typical_ukeire(stages - k)
             p = min(1.0, count / pool)
             state[k] = q * (1.0 - p)
-            if k == n - 1:
-                total += q * p * weight
-            else:
-                state[k + 1] += q * p
+            state[k + 1] += q * p
     return total
