@@ -1,11 +1,15 @@
 """Strength, realism and speed of the ``expert`` policy (issue 11 item 2).
 
-1. Balanced seating: on each preset, the expert in one seat against three
-   seats of ``efficiency``, ``value`` or ``defensive``, every seating of those
-   four (the 24 permutations, of which 4 differ) on the same walls (same seed).
-   Prints the expert seat's EV per hand (net points) with a 95% interval
-   over walls (each wall's mean over its seatings is one observation), and
-   the deal-ins per hand of the expert seat and of one opponent seat.
+1. Balanced seating: on each preset, ``expert``, ``efficiency``, ``value`` and
+   ``defensive`` at one table, in all 24 seatings on the same walls (same
+   seed).  Prints, per opponent, the expert seat's net minus that seat's net
+   per hand with a 95% interval over walls (each wall's mean over its 24
+   seatings is one observation: seatings cluster by wall), the deal-ins per
+   hand of every policy, and the expert / efficiency deal-in ratio.
+   Replayed positions: the same table in its four cyclic seatings, played
+   through the engine while the script looks at every discard; it prints the
+   share of the discards made while an opponent was really ready (its
+   concealed tiles shanten 0) that an opponent won on.
 2. Four expert seats (and four ``efficiency`` seats for comparison): drawn
    rate, win and deal-in per player-hand, self-draw share of wins, and the
    win shares of 清一色 (full flush), 混一色 (half flush) and 碰碰胡 (all pungs),
@@ -17,7 +21,7 @@
    ``riichienv`` is installed (``pip install riichienv``; not a dependency of
    mjsim — the row is skipped without it).
 
-    python benchmarks/policy_strength.py [--walls 200] [--presets jipinghu,tuidaohu_ghost] [--speed-hands 400]
+    python benchmarks/policy_strength.py [--walls 10000] [--presets jipinghu,tuidaohu_ghost] [--speed-hands 400]
 """
 
 import os
@@ -33,7 +37,7 @@ import time  # noqa: E402
 import numpy as np  # noqa: E402
 
 PRESETS = ("jipinghu", "jipinghu_5fan", "jipinghu_5fan_min3", "tuidaohu", "tuidaohu_dianpao", "tuidaohu_ghost")
-OPPONENTS = ("efficiency", "value", "defensive")
+TABLE = ("expert", "efficiency", "value", "defensive")
 HUMAN = {"deal_in": 0.125, "win": 0.211, "full_flush_share": 0.0052}
 FULL_FLUSH = {"full_flush", "full_flush_pungs"}
 HALF_FLUSH = {"half_flush", "half_flush_pungs"}
@@ -55,29 +59,124 @@ def play(preset, specs, walls, seed):
             for key, value in cols.items()}  # fmt: skip
 
 
+def replayed_deal_ins(preset, specs, walls, seed):
+    """Per seat: (discards made while an opponent was really ready, how many of those were won on).
+
+    Plays the walls through the engine directly and looks, at every discard, at the other seats' concealed
+    hands in the engine state: an opponent is really ready when its concealed tiles are shanten 0 (hands
+    holding wild tiles are left out, as are robbed kongs).  A discard is dealt in when an opponent answers it
+    with a win.
+    """
+    import mjsim
+    from mjsim.hand import shanten
+    from mjsim.sim import engine
+    from mjsim.sim.constants import N_ACTIONS, RESPONSE, TURN, WIN
+    from mjsim.sim.observation import empty_observation, policy_rules
+    from mjsim.sim.records import allocate_records
+    from mjsim.sim.rng import root_key
+    from mjsim.sim.runner import _decide, seat_policies
+    from mjsim.sim.scoring import scoring
+    from mjsim.sim.state import allocate_state, engine_params
+
+    ruleset = mjsim.ruleset(preset)
+    seats = seat_policies(list(specs))
+    tables = min(walls, 512)
+    params = engine_params(ruleset, session_length=1, seed_key=root_key(seed))
+    sc = scoring(ruleset)
+    rules = policy_rules(ruleset)
+    state = allocate_state(tables)
+    queue = np.array([0, walls], np.int64)
+    out = allocate_records(max(20_000, tables))
+    rows_max = 3 * tables
+    obs = empty_observation(rows_max)
+    legal = np.zeros((rows_max, N_ACTIONS), np.bool_)
+    row_table = np.zeros(rows_max, np.int64)
+    row_seat = np.zeros(rows_max, np.int64)
+    actions = np.zeros(rows_max, np.int16)
+    rng_rows = np.zeros(rows_max, np.uint64)
+    seat_policy = np.array(seats.groups, np.int64)
+    ready_discards = np.zeros(4, np.int64)
+    dealt_in = np.zeros(4, np.int64)
+    pending = np.full(tables, -1, np.int64)  # the seat whose discard, made while an opponent was ready, is open
+    engine.start_tables(state, params, queue)
+    while True:
+        n = engine.collect(state, params, sc, queue, out, obs, legal, row_table, row_seat)
+        out.count[0] = 0
+        if n == 0:
+            return ready_discards, dealt_in
+        engine.seat_streams(state, n, row_table, row_seat, rng_rows)
+        _decide(seats, seat_policy, obs, legal, rng_rows, actions, row_seat, n, rules)
+        engine.store_streams(state, n, row_table, row_seat, rng_rows)
+        tb, seat, act, decision = row_table[:n], row_seat[:n], actions[:n], obs.decision[:n]
+        won = np.zeros(tables, bool)
+        np.logical_or.at(won, tb[(decision == RESPONSE) & (act == WIN)], True)
+        open_tables = np.unique(tb)
+        settled = open_tables[pending[open_tables] >= 0]
+        np.add.at(dealt_in, pending[settled[won[settled]]], 1)
+        pending[open_tables] = -1
+        discarding = np.flatnonzero((decision == TURN) & (act < 34))
+        if discarding.size:
+            b = tb[discarding]
+            s = seat[discarding]
+            others = (s[:, None] + np.arange(1, 4)[None, :]) % 4
+            hands = state.hands[b[:, None], others].reshape(-1, 34)
+            wild = state.wild[b]
+            holds_wild = np.zeros(hands.shape[0], bool)
+            for k in range(wild.shape[1]):
+                kind = np.repeat(wild[:, k], 3)
+                holds_wild |= (kind >= 0) & (hands[np.arange(hands.shape[0]), np.maximum(kind, 0)] > 0)
+            ready = (shanten(hands) == 0) & ~holds_wild
+            any_ready = ready.reshape(-1, 3).any(axis=1)
+            np.add.at(ready_discards, s[any_ready], 1)
+            pending[b[any_ready]] = s[any_ready]
+        engine.apply(state, params, sc, n, row_table, row_seat, actions)
+
+
+def _positions_part(args):
+    preset, seating, walls, seed = args
+    ready, dealt = replayed_deal_ins(preset, seating, walls, seed)
+    return [ready[seating.index(p)] for p in TABLE], [dealt[seating.index(p)] for p in TABLE]
+
+
+def position_rates(preset, walls, seed, pool):
+    """Per policy of ``TABLE``: discards made while an opponent was really ready, and the share of them dealt
+    in, over the four cyclic seatings of the table."""
+    seatings = [TABLE[k:] + TABLE[:k] for k in range(4)]
+    parts = pool.map(_positions_part, [(preset, seating, walls, seed) for seating in seatings])
+    ready = np.sum([part[0] for part in parts], axis=0)
+    dealt = np.sum([part[1] for part in parts], axis=0)
+    return {p: (int(r), d / r if r else float("nan")) for p, r, d in zip(TABLE, ready, dealt)}
+
+
 def deal_ins(cols, seat):
     """Hands in which ``seat`` dealt in (its discard, or its robbed kong, was won on)."""
     return sum(1 for d, kinds in zip(cols["discarder"], cols["win_kind"]) if d == seat and kinds and
                kinds[0] in ("discard", "robbed_kong"))  # fmt: skip
 
 
-def balanced(preset, opponent, walls, seed):
-    """(mean, half-width of the 95% interval) of the expert seat's net per hand, and deal-ins per hand of
-    the expert seat and of the opponent seats, over every distinct seating."""
-    seatings = sorted(set(itertools.permutations(["expert", opponent, opponent, opponent])))
-    per_wall = np.zeros(walls)
-    expert_in = 0
-    other_in = 0
-    for seating in seatings:
-        cols = play(preset, seating, walls, seed)
-        seat = seating.index("expert")
-        per_wall += cols["net"][:, seat]
-        expert_in += deal_ins(cols, seat)
-        other_in += sum(deal_ins(cols, s) for s in range(4) if s != seat) / 3
-    per_wall /= len(seatings)
-    half = 1.96 * per_wall.std(ddof=1) / np.sqrt(walls)
-    hands = walls * len(seatings)
-    return per_wall.mean(), half, expert_in / hands, other_in / hands
+def _seating_part(args):
+    """Per-wall net of each policy (in ``TABLE`` order) and deal-ins per policy, for one seating."""
+    preset, seating, walls, seed = args
+    cols = play(preset, seating, walls, seed)
+    net = np.stack([cols["net"][:, seating.index(policy)] for policy in TABLE], axis=1)
+    dealt = np.array([deal_ins(cols, seating.index(policy)) for policy in TABLE])
+    return net, dealt
+
+
+def balanced(preset, walls, seed, pool):
+    """The expert against each other policy of ``TABLE``, all four at one table in every one of the 24
+    seatings on the same walls: per opponent, (mean, half-width of the 95% interval) of the expert seat's
+    net minus that seat's net per hand (each wall's mean over its seatings is one observation: the seatings
+    of a wall are clustered), and deal-ins per hand of every policy."""
+    seatings = list(itertools.permutations(TABLE))
+    parts = pool.map(_seating_part, [(preset, seating, walls, seed) for seating in seatings])
+    net = sum(part[0] for part in parts) / len(seatings)  # walls x policies
+    dealt = sum(part[1] for part in parts) / (walls * len(seatings))
+    result = {}
+    for k, opponent in enumerate(TABLE[1:], start=1):
+        diff = net[:, 0] - net[:, k]
+        result[opponent] = (diff.mean(), 1.96 * diff.std(ddof=1) / np.sqrt(walls))
+    return result, dict(zip(TABLE, dealt))
 
 
 def realism(preset, policy, walls, seed):
@@ -142,25 +241,57 @@ def riichienv_speed(hands):
     return played / (time.perf_counter() - start)
 
 
+def mjsim_ruleset(preset):
+    import mjsim
+
+    return mjsim.ruleset(preset)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--walls", type=int, default=200, help="walls per seating (the issue asks >= 10,000)")
     parser.add_argument("--presets", default=",".join(PRESETS))
-    parser.add_argument("--opponents", default=",".join(OPPONENTS))
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument(
+        "--position-walls", type=int, default=1000, help="walls per seating for the replayed-position deal-in rate"
+    )
     parser.add_argument("--speed-hands", type=int, default=400)
     parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--skip", default="", help="comma list of parts to skip: balanced,realism,speed")
+    parser.add_argument("--skip", default="", help="comma list of parts to skip: balanced,positions,realism,speed")
     args = parser.parse_args()
     presets = [p for p in args.presets.split(",") if p]
     skip = set(args.skip.split(","))
     if "balanced" not in skip:
-        print(f"# balanced seating: expert seat EV per hand, {args.walls} walls x every seating")
-        print(f"{'preset':22} {'opponent':11} {'EV/hand':>9} {'95% CI':>19} {'deal-in expert':>15} {'deal-in opp':>12}")
-        for preset in presets:
-            for opponent in args.opponents.split(","):
-                mean, half, mine, theirs = balanced(preset, opponent, args.walls, args.seed)
-                interval = f"[{mean - half:+.3f}, {mean + half:+.3f}]"
-                print(f"{preset:22} {opponent:11} {mean:+9.3f} {interval:>19} {mine:15.3f} {theirs:12.3f}", flush=True)
+        print(f"# balanced seating: {', '.join(TABLE)} at one table, all 24 seatings x {args.walls} walls")
+        print(f"{'preset':22} {'expert minus':12} {'per hand':>9} {'95% CI':>19}   deal-in per hand")
+        ctx = multiprocessing.get_context("fork")
+        with ctx.Pool(args.workers) as pool:
+            for preset in presets:
+                started = time.perf_counter()
+                effects, dealt = balanced(preset, args.walls, args.seed, pool)
+                for k, (opponent, (mean, half)) in enumerate(effects.items()):
+                    interval = f"[{mean - half:+.3f}, {mean + half:+.3f}]"
+                    shown = "  ".join(f"{p} {dealt[p]:.3f}" for p in TABLE) if k == 0 else ""
+                    print(f"{preset:22} {opponent:12} {mean:+9.3f} {interval:>19}   {shown}", flush=True)
+                speed = f"{24 * args.walls / (time.perf_counter() - started):,.0f} hands/s"
+                if not mjsim_ruleset(preset).discard_win:  # only robbed kongs are dealt in: no ratio to judge
+                    print(f"{preset:22} no discard wins: deal-in ratio not applicable; {speed}", flush=True)
+                    continue
+                ratio = dealt["expert"] / dealt["efficiency"] if dealt["efficiency"] else float("nan")
+                print(f"{preset:22} deal-in expert / efficiency {ratio:.2f} (target <= 0.75); {speed}", flush=True)
+    if "positions" not in skip:
+        print(f"\n# replayed positions: deal-in per discard while an opponent is really ready, {args.position_walls} "
+              f"walls x 4 seatings (target: expert <= half of efficiency)")  # fmt: skip
+        ctx = multiprocessing.get_context("fork")
+        with ctx.Pool(args.workers) as pool:
+            for preset in presets:
+                if not mjsim_ruleset(preset).discard_win:
+                    print(f"{preset:22} no discard wins: nothing to deal in")
+                    continue
+                rates = position_rates(preset, args.position_walls, args.seed, pool)
+                shown = "  ".join(f"{p} {rate:.3%} of {n:,}" for p, (n, rate) in rates.items())
+                ratio = rates["expert"][1] / rates["efficiency"][1]
+                print(f"{preset:22} {shown}  expert / efficiency {ratio:.2f}", flush=True)
     if "realism" not in skip:
         print(f"\n# four seats of one policy, {args.walls} walls (human riichi reference: win {HUMAN['win']}, "
               f"deal-in {HUMAN['deal_in']} per player-hand, 清一色 {HUMAN['full_flush_share']:.2%} of wins)")  # fmt: skip
