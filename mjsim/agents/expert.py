@@ -494,16 +494,12 @@ def expert_response(i, hand, hi, sets, nm, wilds, legal, t, vis, wild, ex, X, VW
     claims = legal[i, PUNG] or legal[i, KONG] or legal[i, CHOW_LOW] or legal[i, CHOW_MID] or legal[i, CHOW_HIGH]
     if not legal[i, WIN] and not claims:
         return PASS
+    shown = vis[i, t]
     if legal[i, WIN]:
-        # a passed win shuts out that kind's discard wins (漏胡 / 过手): value waiting without its copies
-        shut = vis[i, t]
-        vis[i, t] = 4
-        wait = hand_value(hand, hi, sets, nm, wilds, vis, i, wild, ex, i, X, VW, ctx, sc, pay, rules, MK, MT, E, T,
-                          W, W3, B, R, found, scratch, Q)  # fmt: skip
-        vis[i, t] = shut
-    else:
-        wait = hand_value(hand, hi, sets, nm, wilds, vis, i, wild, ex, i, X, VW, ctx, sc, pay, rules, MK, MT, E, T,
-                          W, W3, B, R, found, scratch, Q)  # fmt: skip
+        vis[i, t] = 4  # a passed win shuts out that kind's discard wins (漏胡 / 过手): wait without its copies
+    wait = hand_value(hand, hi, sets, nm, wilds, vis, i, wild, ex, i, X, VW, ctx, sc, pay, rules, MK, MT, E, T, W,
+                      W3, B, R, found, scratch, Q)  # fmt: skip
+    vis[i, t] = shown
     if legal[i, WIN]:
         for k in range(34):
             R[k] = hand[hi, k]
@@ -697,10 +693,10 @@ def act(obs, legal, rng, params, rules):
     return out
 
 
-# Chosen by benchmarks/policy_strength.py-style A/B runs against three efficiency seats (1,000 walls x 4
-# seatings, 鸡平胡): aggression 1 -> 4 took the EV per hand from -0.27 to -0.05; real ukeire for the first
-# stage (first_cap 20) and a slower plan rate (0.3) each added win rate; plan_rate 0.3..0.6 leaves
-# jipinghu_5fan_min3 least often drawn.
+# Chosen by A/B runs against three efficiency seats (1,000 walls x 4 seatings, 鸡平胡): with the own-draw
+# chain, these defaults took the expert seat's EV per hand from -0.27 (aggression 1, the old chain) to
+# -0.07; a higher aggression than 4 lowered its win rate again.  plan_rate 0.3..0.6 drew jipinghu_5fan_min3
+# least often (500 walls of four experts).
 DEFAULTS = {"aggression": 4.0, "depth": 1.0, "plan_rate": 0.3, "first_cap": 20.0}
 PARAMS = tuple(DEFAULTS)
 POLICY = Policy(
