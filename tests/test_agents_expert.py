@@ -116,8 +116,28 @@ def test_one_away_chance_matches_brute_force(improvers, winners, others, seen):
             if "w" in after:
                 total += survive ** (first + 1 + after.index("w") + 1)
     scratch = np.zeros((2, 16))
-    got = one_away_chance(len(pool), improvers, winners, seen, survive, scratch[0], scratch[1])
+    got = one_away_chance(len(pool), improvers, winners, seen, 1.0, survive, scratch[0], scratch[1])
     assert got == pytest.approx(total / count)
+
+
+def test_one_away_chance_improves_only_on_own_draws():
+    # each tile seen is an own draw with chance 1/2: the improver must be an own draw, the winner may be any
+    # tile seen.  The brute force spends an improver another player holds; the chance here keeps the
+    # improvers fresh, so it is higher (on this 8-tile pool by 14%; on a real pool of ~100 by much less)
+    pool = ["i"] * 2 + ["w"] * 2 + ["x"] * 4
+    total = 0.0
+    count = 0
+    for tiles in seen_orders(pool, 6):
+        count += 1
+        for own in itertools.product((False, True), repeat=6):
+            firsts = [k for k in range(6) if tiles[k] == "i" and own[k]]
+            if firsts and "w" in tiles[firsts[0] + 1 :]:
+                total += 0.5**6
+    scratch = np.zeros((2, 16))
+    got = one_away_chance(len(pool), 2, 2, 6, 0.5, 1.0, scratch[0], scratch[1])
+    every_draw_own = one_away_chance(len(pool), 2, 2, 6, 1.0, 1.0, scratch[0], scratch[1])
+    assert total / count < got < 1.15 * total / count
+    assert got < every_draw_own
 
 
 def test_chain_with_no_stage_is_the_ready_chance():

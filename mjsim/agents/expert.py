@@ -80,7 +80,14 @@ from mjsim.agents.shape import (
     special_counts,
     special_on,
 )
-from mjsim.agents.value import MISSING_FAN_COST, exposure, honour_fan, plan_score, pung_counts, valued_weights
+from mjsim.agents.value import (
+    MISSING_FAN_COST,
+    exposure,
+    honour_chance,
+    plan_score,
+    pung_counts,
+    valued_weights,
+)
 from mjsim.sim.constants import (
     AKONG,
     CHOW_HIGH,
@@ -114,8 +121,12 @@ P_HORSES_X100 = 7  # expected winner-horse factor x 100 (TDH-M5; 100 without)
 P_SMALL = 8  # TDH-V1 small / big hand units
 P_BIG = 9
 P_TWELVE = 10  # JPH-S4 liability in force
-P_KONG_DISCARD = 11  # TDH-K1 kong money
-N_PAY = 12
+P_KONG_DISCARD = 11  # TDH-K1 kong money: from the discarder, each other player on an added / concealed kong
+P_KONG_ADDED = 12
+P_KONG_CONCEALED = 13
+P_KONG_PAID_X100 = 14  # TDH-K2 chance x 100 that kong money is paid (only if someone wins, or at once)
+P_ROB_KONG = 15  # C-P4 added kongs can be robbed
+N_PAY = 16
 
 RON_SHARE = 0.35  # share of an opponent's drawn winning tiles that reach the discards
 READY_WIN_RATE = 0.12  # chance per turn that a ready opponent wins
@@ -125,6 +136,7 @@ NOT_YET_MIN = 0.4  # a plan short of the minimum fan: this much of the minimum's
 LIABILITY_PUNG = 0.25  # chance the fed opponent holds the pair to claim the tile
 PLAN_GREED = 0.5  # the value policy's default weight of fan against shanten, for plans further out
 CLAIM_EPS = 1e-9
+HAND_WON = 0.8  # share of hands someone wins (kong money paid only then, TDH-K2 [Q] [D])
 OTHER_WIN_PAY = 0.6  # share of an opponent's win this player pays on average (self-draws, deal-ins)
 
 
@@ -319,13 +331,13 @@ def hand_value(H, hi, sets, nm, wilds, vis, vi, wild, ex, ei, X, VW, ctx, sc, pa
                 if v > best:
                     best, best_a = v, A
             if best_a > 0:
-                chance = one_away_chance(unseen, ukeire, int(best_a), seen, survive, E[8:40], E[40:72])
+                chance = one_away_chance(unseen, ukeire, int(best_a), seen, mix, survive, E[8:40], E[40:72])
                 total += Q[1, e] / ukeire * chance * best / best_a
         return total
     # further out, a chain of ukeire-sized stages to the fastest hand (valued as the plain hand it makes), or
     # to the value policy's best plan when that pays more (a flush, all pungs, a big hand: its own, slower
     # stages, about plan_rate of the ukeire each)
-    plain = plan_points(honour_fan(H, hi, -1, ex, ei, vis, vi, VW), mix, pay, rules)
+    plain = plan_points(held_honour_fan(H, hi, ex, ei, vis, vi, VW), mix, pay, rules)
     own = int(seen * mix + 0.5)
     best = chain_chance(unseen, ukeire, 1.0, s, TYPICAL_WAIT, own, seen, survive, E[8:40], E[74]) * plain
     pung_counts(H, hi, W)
@@ -341,6 +353,21 @@ def hand_value(H, hi, sets, nm, wilds, vis, vi, wild, ex, ei, X, VW, ctx, sc, pa
         best = max(best, chain_chance(unseen, rate, E[73], stages, TYPICAL_WAIT, own, seen, survive, E[8:40],
                                       E[74]) * value)  # fmt: skip
     return best
+
+
+@njit(cache=True)
+def held_honour_fan(H, hi, ex, ei, vis, vi, VW):
+    """Expected bonus fan of the valued honours exposed as a pung or held as a pair or more (:func:`honour_chance`).
+
+    A lone valued honour is left out: making it a pung takes two of its last copies and two of the hand's
+    places, which the fast hand's stages do not pay for (the ``value`` policy's plans do, at their own
+    rate).  Counting it made the expert keep lone dragons over suited tiles, whose later draws connect.
+    """
+    total = 0.0
+    for v in range(27, 34):
+        if VW[v] > 0 and (H[hi, v] >= 2 or ex[ei, 0, v] >= 3):
+            total += VW[v] * honour_chance(H[hi, v], ex[ei, 0, v], 4 - vis[vi, v])
+    return total
 
 
 @njit(cache=True)
@@ -389,14 +416,18 @@ def opponent_loss(i, r, exposed, meld_count, rules, pay):
 
 
 @njit(cache=True)
-def danger_table(i, meld_count, exposed, discards, visible, wall_left, rules, pay, D, S):
-    """``D[t]`` = expected points lost by discarding kind ``t`` now; returns the summed chance per turn
-    that an opponent wins (for the survival weights) and the mean loss when one does."""
+def danger_table(i, meld_count, exposed, discards, visible, wall_left, rules, pay, D, S, RB):
+    """``D[t]`` = expected points lost by discarding kind ``t`` now, ``RB[t]`` by an added kong of ``t``
+    (robbed, the konger pays the three shares of a self-draw: JPH-S3, TDH-S1); returns the summed chance
+    per turn that an opponent wins (for the survival weights) and the mean loss when one does."""
     hazard = 0.0
     mean_loss = 0.0
     for t in range(34):
         D[t] = 0.0
+        RB[t] = 0.0
     worst = 0.0
+    # robbed: three shares, paid as a self-draw (鸡平胡: one fan more for 自摸)
+    rob_factor = 6.0 if pay[P_FAMILY] == 0 else 3.0 * pay[P_SELF_MULT] / max(1, pay[P_DISCARD_MULT])
     for r in range(1, 4):
         n_discards = 0
         for t in range(34):
@@ -407,10 +438,15 @@ def danger_table(i, meld_count, exposed, discards, visible, wall_left, rules, pa
         hazard += later * READY_WIN_RATE
         loss = opponent_loss(i, r, exposed, meld_count, rules, pay)
         mean_loss += loss / 3.0
+        if pay[P_DISCARD_WIN] == 0 and pay[P_ROB_KONG] == 0:
+            continue
+        wait_shares(i, r, visible, discards, exposed, meld_count[i, r], S)
+        if pay[P_ROB_KONG]:
+            for t in range(34):
+                RB[t] += ready * S[t] * loss * rob_factor
         if pay[P_DISCARD_WIN] == 0:
             continue
         worst = max(worst, loss)
-        wait_shares(i, r, visible, discards, exposed, meld_count[i, r], S)
         for t in range(34):
             D[t] += ready * S[t] * loss
     if pay[P_FAMILY] == 0:  # 包: feeding a fourth exposed set or a limit hand makes this player pay every share
@@ -442,8 +478,8 @@ def row_outlook(i, wall_left, visible, hazard, pay, E):
 
 
 @njit(cache=True)
-def expert_turn(i, hand, hi, sets, nm, wilds, legal, rng, vis, wild, ex, X, VW, ctx, sc, pay, rules, MK, MT, E, D, T,
-                W, W2, W3, B, R, found, scratch, Q, V):  # fmt: skip
+def expert_turn(i, hand, hi, sets, nm, wilds, legal, rng, vis, wild, ex, X, VW, ctx, sc, pay, rules, MK, MT, E, D, RB,
+                T, W, W2, W3, B, R, found, scratch, Q, V):  # fmt: skip
     """Action on a TURN row without a legal win (``hand[hi]``: the hand judged, without its wilds)."""
     forms = ctx[0]
     analyse(hand, hi, sets, T, W)
@@ -453,13 +489,12 @@ def expert_turn(i, hand, hi, sets, nm, wilds, legal, rng, vis, wild, ex, X, VW, 
     best_sh = discard_shanten(hand, hi, sets, special, forms, T, W)
     if best_sh >= BIG:
         return uniform_legal(legal, i, rng)
-    # a kong that keeps the shanten is a free draw (and kong money); an added kong also risks being robbed
+    # a concealed kong that keeps the shanten is a free draw (and kong money) at no risk
     for t in range(34):
         if legal[i, CKONG + t] and hand[hi, t] == 4 and sets >= 1 and kong_shanten(sets, t, T, W) <= best_sh:
             return CKONG + t
-        if legal[i, AKONG + t] and hand[hi, t] >= 1 and removal_shanten(sets, t, T, W) <= best_sh and E[3] > 0.9:
-            return AKONG + t
     top = -np.inf
+    top_ev = 0.0
     for t in range(34):
         V[t] = -np.inf
         if W[R_MASK, t] == 0:
@@ -471,6 +506,15 @@ def expert_turn(i, hand, hi, sets, nm, wilds, legal, rng, vis, wild, ex, X, VW, 
                         B, R, found, scratch, Q)  # fmt: skip
         V[t] = E[4] * ev - D[t]
         top = max(top, V[t])
+        top_ev = max(top_ev, ev)
+    # an added kong that keeps the shanten: kong money and one more draw (about 1 / own draws left of the
+    # hand's value) against the chance of being robbed
+    free_draw = E[4] * top_ev / max(1.0, E[2] * E[1])
+    money = pay[P_KONG_ADDED] * 3.0 * pay[P_KONG_PAID_X100] / 100.0
+    for t in range(34):
+        if legal[i, AKONG + t] and hand[hi, t] >= 1 and removal_shanten(sets, t, T, W) <= best_sh:
+            if money + free_draw >= RB[t]:
+                return AKONG + t
     for t in range(34):
         W[R_TIE, t] = 1 if W[R_MASK, t] and V[t] >= top - 1e-9 * max(1.0, abs(top)) else 0
     return DISCARD + break_ties(i, hand, hi, vis, i, sets, special, forms, rng, T, W)
@@ -545,7 +589,7 @@ def expert_response(i, hand, hi, sets, nm, wilds, legal, t, vis, wild, ex, X, VW
         if action == KONG:
             ev = E[4] * hand_value(C, 0, sets - 1, nm + 1, wilds, vis, i, wild, ex, i, Y, VW, ctx, sc, pay, rules,
                                    MK, MT, E, T, W, W3, B, R, found, scratch, Q)  # fmt: skip
-            ev += pay[P_KONG_DISCARD] - (later if later < np.inf else 0.0)
+            ev += pay[P_KONG_DISCARD] * pay[P_KONG_PAID_X100] / 100.0 - (later if later < np.inf else 0.0)
         else:
             ev = -np.inf
             for d in range(34):
@@ -580,6 +624,7 @@ def expert_kernel(hand, sets_needed, meld_count, exposed, discards, visible, wal
     MT = np.zeros(8, np.int8)
     VW = np.zeros(34, np.float64)
     D = np.zeros(34, np.float64)
+    RB = np.zeros(34, np.float64)
     S = np.zeros(34, np.float64)
     V = np.zeros(34, np.float64)
     E = np.zeros(75, np.float64)  # scalars 0..7 (see row_outlook), 8..71 speed scratch, 72..74
@@ -614,7 +659,7 @@ def expert_kernel(hand, sets_needed, meld_count, exposed, discards, visible, wal
             for t in range(34):
                 if wild[i, t]:
                     VW[t] = 0.0  # a wild is no honour of its own (C-J1)
-        hazard, E[6] = danger_table(i, meld_count, exposed, discards, visible, wall_left, rules, pay, D, S)
+        hazard, E[6] = danger_table(i, meld_count, exposed, discards, visible, wall_left, rules, pay, D, S, RB)
         row_outlook(i, wall_left, visible, hazard, pay, E)
         drawn = 0.0  # E[72]: the danger of discarding a random unseen tile (the risk of each later discard)
         weight = 0.0
@@ -631,10 +676,10 @@ def expert_kernel(hand, sets_needed, meld_count, exposed, discards, visible, wal
                 a = wild_turn(i, G, wild, legal, rng)
                 if a < 0:
                     a = expert_turn(i, G, 0, sets, nm, n_wild, legal, rng, visible, wild, exposed, X, VW, ctx, sc,
-                                    pay, rules, MK, MT, E, D, T, W, W2, W3, B, R, found, scratch, Q, V)  # fmt: skip
+                                    pay, rules, MK, MT, E, D, RB, T, W, W2, W3, B, R, found, scratch, Q, V)  # fmt: skip
             else:
                 a = expert_turn(i, hand, i, sets, nm, 0, legal, rng, visible, wild, exposed, X, VW, ctx, sc, pay,
-                                rules, MK, MT, E, D, T, W, W2, W3, B, R, found, scratch, Q, V)  # fmt: skip
+                                rules, MK, MT, E, D, RB, T, W, W2, W3, B, R, found, scratch, Q, V)  # fmt: skip
         elif decision[i] == RESPONSE:
             if wilds:
                 a = expert_response(i, G, 0, sets, nm, n_wild, legal, target[i], visible, wild, exposed, X, VW, ctx,
@@ -668,6 +713,10 @@ def pay_facts(ruleset) -> np.ndarray:
     pay[P_BIG] = ruleset.big_hand_value if ruleset.big_hands else ruleset.small_hand_value
     pay[P_TWELVE] = ruleset.family == "jipinghu" and ruleset.liability_twelve_tiles
     pay[P_KONG_DISCARD] = ruleset.kong_pay_discard
+    pay[P_KONG_ADDED] = ruleset.kong_pay_added
+    pay[P_KONG_CONCEALED] = ruleset.kong_pay_concealed
+    pay[P_KONG_PAID_X100] = 100 if ruleset.kong_settle == "immediate" else round(100 * HAND_WON)
+    pay[P_ROB_KONG] = ruleset.rob_kong
     pay.flags.writeable = False
     return pay
 

@@ -7,8 +7,12 @@ On that model the chances here are exact:
 
 - :func:`ready_chance` — a ready hand with ``winners`` winning tiles unseen;
 - :func:`one_away_chance` — one tile away: first one of ``improvers`` tiles
-  (which make the hand ready), then one of ``winners`` tiles (the waits of the
-  ready hand it makes; winners drawn before the improvement are spent);
+  (which make the hand ready) among the player's own draws, then one of
+  ``winners`` tiles among all it sees (the waits of the ready hand it makes;
+  winners seen before the improvement are spent).  Exact when every tile
+  seen is an own draw; otherwise each tile seen is an own draw with chance
+  ``own_share`` and the improvers are taken as fresh (an improver in another
+  player's hand or discard is not counted as gone: slightly optimistic);
 
 and :func:`chain_chance` is the approximation further out: a chain of stages,
 each passed on drawing one of its own class of tiles (ukeire-sized), the
@@ -44,8 +48,9 @@ def ready_chance(unseen, winners, seen, survive):
 
 
 @njit_borrowed
-def one_away_chance(unseen, improvers, winners, seen, survive, stage0, stage1):
-    """Chance (weighted by survival) that an improver and then a winner come among the first ``seen`` tiles.
+def one_away_chance(unseen, improvers, winners, seen, own_share, survive, stage0, stage1):
+    """Chance (weighted by survival) that an improver (an own draw, ``own_share`` of the tiles seen) and then
+    a winner come among the first ``seen`` tiles.
 
     ``stage0[x]``: not improved yet, ``x`` winners already drawn (spent);
     ``stage1[y]``: improved, ``y`` winners left.  The classes are disjoint;
@@ -76,7 +81,7 @@ def one_away_chance(unseen, improvers, winners, seen, survive, stage0, stage1):
             if q <= 0.0:
                 continue
             left = w - x
-            p_improve = min(1.0, improvers / pool)
+            p_improve = own_share * min(1.0, improvers / pool)
             p_winner = min(1.0 - p_improve, left / pool)
             stage0[x] = q * (1.0 - p_improve - p_winner)
             if x + 1 <= w:
