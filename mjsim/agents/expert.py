@@ -126,7 +126,8 @@ P_KONG_ADDED = 12
 P_KONG_CONCEALED = 13
 P_KONG_PAID_X100 = 14  # TDH-K2 chance x 100 that kong money is paid (only if someone wins, or at once)
 P_ROB_KONG = 15  # C-P4 added kongs can be robbed
-N_PAY = 16
+P_CHOW = 16  # chows may be claimed
+N_PAY = 17
 
 RON_SHARE = 0.35  # share of an opponent's drawn winning tiles that reach the discards
 READY_WIN_RATE = 0.12  # chance per turn that a ready opponent wins
@@ -136,6 +137,7 @@ NOT_YET_MIN = 0.4  # a plan short of the minimum fan: this much of the minimum's
 LIABILITY_PUNG = 0.25  # chance the fed opponent holds the pair to claim the tile
 PLAN_GREED = 0.5  # the value policy's default weight of fan against shanten, for plans further out
 CLAIM_EPS = 1e-9
+CLAIM_DISCARDED = 0.8  # share of the other players' draws that come back as discards (to claim)
 HAND_WON = 0.8  # share of hands someone wins (kong money paid only then, TDH-K2 [Q] [D])
 OTHER_WIN_PAY = 0.6  # share of an opponent's win this player pays on average (self-draws, deal-ins)
 
@@ -282,6 +284,7 @@ def hand_value(H, hi, sets, nm, wilds, vis, vi, wild, ex, ei, X, VW, ctx, sc, pa
     exact = s == 1 and E[5] >= 1.0
     n_up = 0
     ukeire = 0
+    claim = 0.0  # improving tiles another player's discard brings in through a claim, per own draw
     for k in range(34):
         if wild[vi, k]:
             continue
@@ -297,6 +300,12 @@ def hand_value(H, hi, sets, nm, wilds, vis, vi, wild, ex, ei, X, VW, ctx, sc, pa
             Q[0, n_up] = k
             Q[1, n_up] = u
             n_up += 1
+            if sets >= 1:
+                if H[hi, k] == 2:
+                    claim += 3.0 * u  # a pung, from any of the three
+                elif pay[P_CHOW] and completes_run(H, hi, k):
+                    claim += u  # a chow, from the player on the left only
+    claim *= CLAIM_DISCARDED
     if ukeire == 0:
         return 0.0
     if exact:
@@ -331,7 +340,8 @@ def hand_value(H, hi, sets, nm, wilds, vis, vi, wild, ex, ei, X, VW, ctx, sc, pa
                 if v > best:
                     best, best_a = v, A
             if best_a > 0:
-                chance = one_away_chance(unseen, ukeire, int(best_a), seen, mix, survive, E[8:40], E[40:72])
+                chance = one_away_chance(unseen, ukeire + claim, int(best_a), seen, mix, survive, E[8:40],
+                                         E[40:72])  # fmt: skip
                 total += Q[1, e] / ukeire * chance * best / best_a
         return total
     # further out, a chain of ukeire-sized stages to the fastest hand (valued as the plain hand it makes), or
@@ -339,7 +349,7 @@ def hand_value(H, hi, sets, nm, wilds, vis, vi, wild, ex, ei, X, VW, ctx, sc, pa
     # stages, about plan_rate of the ukeire each)
     plain = plan_points(held_honour_fan(H, hi, ex, ei, vis, vi, VW), mix, pay, rules)
     own = int(seen * mix + 0.5)
-    best = chain_chance(unseen, ukeire, 1.0, s, TYPICAL_WAIT, own, seen, survive, E[8:40], E[74]) * plain
+    best = chain_chance(unseen, ukeire + claim, 1.0, s, TYPICAL_WAIT, own, seen, survive, E[8:40], E[74]) * plain
     pung_counts(H, hi, W)
     score, fan, _ = plan_score(H, hi, sets, -1, ex, ei, vis, vi, rules, PLAN_GREED, X[0], X[1] != 0, X[2] != 0,
                               X[3] != 0, X[4] != 0, X[5] != 0, W, VW)  # fmt: skip
@@ -353,6 +363,19 @@ def hand_value(H, hi, sets, nm, wilds, vis, vi, wild, ex, ei, X, VW, ctx, sc, pa
         best = max(best, chain_chance(unseen, rate, E[73], stages, TYPICAL_WAIT, own, seen, survive, E[8:40],
                                       E[74]) * value)  # fmt: skip
     return best
+
+
+@njit(cache=True)
+def completes_run(H, hi, k):
+    """Whether suited kind ``k`` completes a run with two tiles ``H[hi]`` holds (a chow could claim it)."""
+    if k >= 27:
+        return False
+    r = k % 9
+    if r >= 2 and H[hi, k - 2] > 0 and H[hi, k - 1] > 0:
+        return True
+    if 1 <= r <= 7 and H[hi, k - 1] > 0 and H[hi, k + 1] > 0:
+        return True
+    return r <= 6 and H[hi, k + 1] > 0 and H[hi, k + 2] > 0
 
 
 @njit(cache=True)
@@ -717,6 +740,7 @@ def pay_facts(ruleset) -> np.ndarray:
     pay[P_KONG_CONCEALED] = ruleset.kong_pay_concealed
     pay[P_KONG_PAID_X100] = 100 if ruleset.kong_settle == "immediate" else round(100 * HAND_WON)
     pay[P_ROB_KONG] = ruleset.rob_kong
+    pay[P_CHOW] = ruleset.chow
     pay.flags.writeable = False
     return pay
 
