@@ -38,7 +38,7 @@ def test_expert_is_deterministic_by_seed():
 
 
 def test_expert_spec_logs_its_parameters():
-    assert get_policy("expert:depth=0").spec == "expert:aggression=4,depth=0,plan_rate=0.3,first_cap=20"
+    assert get_policy("expert:depth=0").spec == "expert:aggression=8,depth=0,plan_rate=0.8,first_cap=20"
     with pytest.raises(ValueError, match="depth"):
         get_policy("expert:depth=2")
 

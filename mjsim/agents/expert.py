@@ -13,24 +13,29 @@ the passed kind (漏胡 / 过手 shut its discard wins out).
   tile, paid as the ruleset pays it (鸡平胡 2**fan per share, one share or three
   for a discard win, three for a self-draw; 推倒胡 units x the self-draw /
   discard multipliers; winner horses in expectation).  Hands further than one
-  tile from ready are valued by the ``value`` policy's best plan (its fan).
+  tile from ready are valued as the fast hand (its paired valued honours,
+  门前清 while concealed and 自摸 on its self-draw share) or the ``value``
+  policy's best plan (its fan, with the same bonuses).
 - Speed (:mod:`mjsim.agents.expert_speed`) is exact on the unseen-tile model
   for ready hands and, with ``depth`` 1, one-away hands (every improving draw,
   the best ready hand it allows, its waits and their values); further out a
-  chain of ukeire-sized stages, improving on the player's own draws only
-  (the first stage on the hand's real ukeire, at most ``first_cap`` x a
-  typical one) — and a plan of the ``value`` policy (a flush, all pungs, a
-  big hand) on stages of ``plan_rate`` x the ukeire when it pays more.  The
-  tiles seen are the player's own draws
-  (about a quarter of the wall) plus, where discard wins count, a share of the
-  opponents' discards (``RON_SHARE``); the hand may end first when an opponent
-  is ready.
+  chain of ukeire-sized stages, the first on the hand's real ukeire (at most
+  ``first_cap`` x a typical one), the later ones a typical hand's — and the
+  plan when it pays more: its first stage the ukeire that serves it (its suit
+  and honours for a flush, pairs and pungs for all pungs), its later ones
+  ``plan_rate`` x a typical hand's.  A hand improves on the player's own
+  draws and on the discards it can claim (a pung from anyone, a chow from
+  the left); it wins on any tile it sees: its own draws (about a quarter of
+  the wall) plus, where discard wins count, a share of the opponents'
+  discards (``RON_SHARE``).  The hand may end first when an opponent is ready.
 - Danger (:mod:`mjsim.agents.expert_danger`): per opponent the chance of being
   ready times the share of its plausible waits a tile completes times what
   that opponent's hand would cost (its exposed flush, honour pungs, all pungs;
   the minimum fan; the cap), three shares where the discard could make this
   player liable (JPH-S4 fourth exposed set, JPH-S5 limit hand).  No danger
-  where discard wins do not exist (推倒胡 [Q]).
+  where discard wins do not exist (推倒胡 [Q]).  The same shares price the
+  risk of an added kong being robbed (C-P4), weighed against its kong money
+  (TDH-K1, paid only if someone wins under TDH-K2 [Q] [D]) and its free draw.
 
 Wild tiles (C-J1) are judged as in ``efficiency`` (a wild counts as any
 missing tile) and never discarded while another tile may go.
@@ -82,6 +87,8 @@ from mjsim.agents.shape import (
 )
 from mjsim.agents.value import (
     MISSING_FAN_COST,
+    PLAN_ALL_PUNGS,
+    PLAN_CONCEALED_PUNGS,
     exposure,
     honour_chance,
     plan_score,
@@ -127,7 +134,9 @@ P_KONG_CONCEALED = 13
 P_KONG_PAID_X100 = 14  # TDH-K2 chance x 100 that kong money is paid (only if someone wins, or at once)
 P_ROB_KONG = 15  # C-P4 added kongs can be robbed
 P_CHOW = 16  # chows may be claimed
-N_PAY = 17
+P_SELF_BONUS = 17  # JPH-F3 fan for a self-draw (自摸) and for a hand with no exposed meld (门前清)
+P_CONCEALED_BONUS = 18
+N_PAY = 19
 
 RON_SHARE = 0.35  # share of an opponent's drawn winning tiles that reach the discards
 READY_WIN_RATE = 0.12  # chance per turn that a ready opponent wins
@@ -285,6 +294,9 @@ def hand_value(H, hi, sets, nm, wilds, vis, vi, wild, ex, ei, X, VW, ctx, sc, pa
     n_up = 0
     ukeire = 0
     claim = 0.0  # improving tiles another player's discard brings in through a claim, per own draw
+    by_suit = Q[2, 30:34]  # the ukeire in each suit and in honours (the first stage of a flush plan)
+    by_suit[:] = 0
+    by_pair = 0  # ... that pair or pung a held tile (of an all-pungs plan)
     for k in range(34):
         if wild[vi, k]:
             continue
@@ -300,6 +312,9 @@ def hand_value(H, hi, sets, nm, wilds, vis, vi, wild, ex, ei, X, VW, ctx, sc, pa
             Q[0, n_up] = k
             Q[1, n_up] = u
             n_up += 1
+            by_suit[min(c, 3)] += u
+            if H[hi, k] >= 1:
+                by_pair += u
             if sets >= 1:
                 if H[hi, k] == 2:
                     claim += 3.0 * u  # a pung, from any of the three
@@ -347,22 +362,40 @@ def hand_value(H, hi, sets, nm, wilds, vis, vi, wild, ex, ei, X, VW, ctx, sc, pa
     # further out, a chain of ukeire-sized stages to the fastest hand (valued as the plain hand it makes), or
     # to the value policy's best plan when that pays more (a flush, all pungs, a big hand: its own, slower
     # stages, about plan_rate of the ukeire each)
-    plain = plan_points(held_honour_fan(H, hi, ex, ei, vis, vi, VW), mix, pay, rules)
+    concealed = X[3] != 0
+    plain = won_points(held_honour_fan(H, hi, ex, ei, vis, vi, VW), mix, concealed, pay, rules)
     own = int(seen * mix + 0.5)
     best = chain_chance(unseen, ukeire + claim, 1.0, s, TYPICAL_WAIT, own, seen, survive, E[8:40], E[74]) * plain
     pung_counts(H, hi, W)
-    score, fan, _ = plan_score(H, hi, sets, -1, ex, ei, vis, vi, rules, PLAN_GREED, X[0], X[1] != 0, X[2] != 0,
-                              X[3] != 0, X[4] != 0, X[5] != 0, W, VW)  # fmt: skip
+    score, fan, plan = plan_score(H, hi, sets, -1, ex, ei, vis, vi, rules, PLAN_GREED, X[0], X[1] != 0, X[2] != 0,
+                                  concealed, X[4] != 0, X[5] != 0, W, VW)  # fmt: skip
     min_fan = rules[RULE_MIN_FAN]
     short = min_fan > 0 and fan < min_fan
     plan_sh = 1.5 * PLAN_GREED * fan - score - (MISSING_FAN_COST * (min_fan - fan) if short else 0.0) - wilds
     stages = max(s, int(np.ceil(plan_sh - 1e-9)))
-    value = plan_points(fan, mix, pay, rules)
+    value = won_points(fan, mix, concealed, pay, rules)
     if value > plain:
-        rate = ukeire * E[73]
+        # the plan's first stage: the ukeire that also serves it (its suit and honours for a flush, pairs and
+        # pungs for all pungs); the later stages, plan_rate x a typical hand's
+        if 1 <= plan <= 3:
+            rate = float(by_suit[plan - 1] + by_suit[3])
+        elif plan == PLAN_ALL_PUNGS or plan == PLAN_CONCEALED_PUNGS:
+            rate = float(by_pair)
+        else:
+            rate = ukeire * E[73]
         best = max(best, chain_chance(unseen, rate, E[73], stages, TYPICAL_WAIT, own, seen, survive, E[8:40],
                                       E[74]) * value)  # fmt: skip
     return best
+
+
+@njit(cache=True)
+def won_points(fan, mix, concealed, pay, rules):
+    """:func:`plan_points` of a hand worth ``fan`` before the win's own bonuses, with them: 门前清 while no
+    meld is exposed and one fan more for a self-draw (JPH-F3, where the ruleset has them)."""
+    if pay[P_FAMILY] != 0:
+        return plan_points(fan, mix, pay, rules)
+    f = fan + (pay[P_CONCEALED_BONUS] if concealed else 0)
+    return mix * plan_points(f + pay[P_SELF_BONUS], 1.0, pay, rules) + (1.0 - mix) * plan_points(f, 0.0, pay, rules)
 
 
 @njit(cache=True)
@@ -741,6 +774,8 @@ def pay_facts(ruleset) -> np.ndarray:
     pay[P_KONG_PAID_X100] = 100 if ruleset.kong_settle == "immediate" else round(100 * HAND_WON)
     pay[P_ROB_KONG] = ruleset.rob_kong
     pay[P_CHOW] = ruleset.chow
+    pay[P_SELF_BONUS] = ruleset.family == "jipinghu" and "self_draw" in ruleset.bonuses
+    pay[P_CONCEALED_BONUS] = ruleset.family == "jipinghu" and "concealed" in ruleset.bonuses
     pay.flags.writeable = False
     return pay
 
@@ -766,11 +801,12 @@ def act(obs, legal, rng, params, rules):
     return out
 
 
-# Chosen by A/B runs against three efficiency seats (1,000 walls x 4 seatings, 鸡平胡): with the own-draw
-# chain, these defaults took the expert seat's EV per hand from -0.27 (aggression 1, the old chain) to
-# -0.07; a higher aggression than 4 lowered its win rate again.  plan_rate 0.3..0.6 drew jipinghu_5fan_min3
-# least often (500 walls of four experts).
-DEFAULTS = {"aggression": 4.0, "depth": 1.0, "plan_rate": 0.3, "first_cap": 20.0}
+# Chosen by A/B runs of one expert seat against three of one other policy (4 cyclic seatings on the same
+# walls): against efficiency on 20,000 鸡平胡 walls the expert's EV per hand was +0.035 +- 0.031 with
+# plan_rate 0.8 (+0.035 at 0.5, -0.10 at 1.0, where every plan's first stage equals the fast hand's),
+# +0.042 with aggression 8; against value on jipinghu_5fan_min3 (5,000 walls) plan_rate 0.3 lost 2.7 points a
+# hand, 0.8 won +0.3, and on jipinghu_5fan aggression 8 beat value by +0.82 +- 0.20.
+DEFAULTS = {"aggression": 8.0, "depth": 1.0, "plan_rate": 0.8, "first_cap": 20.0}
 PARAMS = tuple(DEFAULTS)
 POLICY = Policy(
     name="expert",
