@@ -130,10 +130,12 @@ def test_the_built_in_panels_load_and_bad_panels_are_clear_errors(tmp_path):
     from mjsim.analysis.panel import load_panel
 
     default = load_panel("default")
-    assert set(default.members) == {"efficiency", "value-low", "value-high", "defensive"}
+    assert set(default.members) == {"efficiency", "value-low", "value-high", "defensive", "expert", "expert-cautious"}
+    assert default.members["expert-cautious"] == "expert:aggression=2"
     tables = default.tables()
     assert tables["mixed"] == ("efficiency", "value:greed=0.3", "value:greed=0.8", "defensive")
     assert tables["defensive"] == ("defensive",)
+    assert tables["expert"] == ("expert",)
     with pytest.raises(ValueError, match="unknown panel 'nosuch'; panels: default, quick"):
         load_panel("nosuch")
     house = tmp_path / "house.toml"
