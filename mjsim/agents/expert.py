@@ -128,15 +128,14 @@ P_HORSES_X100 = 7  # expected winner-horse factor x 100 (TDH-M5; 100 without)
 P_SMALL = 8  # TDH-V1 small / big hand units
 P_BIG = 9
 P_TWELVE = 10  # JPH-S4 liability in force
-P_KONG_DISCARD = 11  # TDH-K1 kong money: from the discarder, each other player on an added / concealed kong
-P_KONG_ADDED = 12
-P_KONG_CONCEALED = 13
-P_KONG_PAID_X100 = 14  # TDH-K2 chance x 100 that kong money is paid (only if someone wins, or at once)
-P_ROB_KONG = 15  # C-P4 added kongs can be robbed
-P_CHOW = 16  # chows may be claimed
-P_SELF_BONUS = 17  # JPH-F3 fan for a self-draw (自摸) and for a hand with no exposed meld (门前清)
-P_CONCEALED_BONUS = 18
-N_PAY = 19
+P_KONG_DISCARD = 11  # TDH-K1 kong money: from the discarder; from each other player on an added kong
+P_KONG_ADDED = 12  # (a concealed kong that keeps the shanten is always declared: it needs no price)
+P_KONG_PAID_X100 = 13  # TDH-K2 chance x 100 that kong money is paid (only if someone wins, or at once)
+P_ROB_KONG = 14  # C-P4 added kongs can be robbed
+P_CHOW = 15  # chows may be claimed
+P_SELF_BONUS = 16  # JPH-F3 fan for a self-draw (自摸) and for a hand with no exposed meld (门前清)
+P_CONCEALED_BONUS = 17
+N_PAY = 18
 
 RON_SHARE = 0.35  # share of an opponent's drawn winning tiles that reach the discards
 READY_WIN_RATE = 0.12  # chance per turn that a ready opponent wins
@@ -360,8 +359,7 @@ def hand_value(H, hi, sets, nm, wilds, vis, vi, wild, ex, ei, X, VW, ctx, sc, pa
                 total += Q[1, e] / ukeire * chance * best / best_a
         return total
     # further out, a chain of ukeire-sized stages to the fastest hand (valued as the plain hand it makes), or
-    # to the value policy's best plan when that pays more (a flush, all pungs, a big hand: its own, slower
-    # stages, about plan_rate of the ukeire each)
+    # to the value policy's best plan when that pays more (a flush, all pungs, a big hand: its own stages)
     concealed = X[3] != 0
     plain = won_points(held_honour_fan(H, hi, ex, ei, vis, vi, VW), mix, concealed, pay, rules)
     own = int(seen * mix + 0.5)
@@ -770,7 +768,6 @@ def pay_facts(ruleset) -> np.ndarray:
     pay[P_TWELVE] = ruleset.family == "jipinghu" and ruleset.liability_twelve_tiles
     pay[P_KONG_DISCARD] = ruleset.kong_pay_discard
     pay[P_KONG_ADDED] = ruleset.kong_pay_added
-    pay[P_KONG_CONCEALED] = ruleset.kong_pay_concealed
     pay[P_KONG_PAID_X100] = 100 if ruleset.kong_settle == "immediate" else round(100 * HAND_WON)
     pay[P_ROB_KONG] = ruleset.rob_kong
     pay[P_CHOW] = ruleset.chow
