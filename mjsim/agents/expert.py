@@ -50,6 +50,7 @@ from numba import njit
 
 from mjsim.agents.base import (
     RULE_ALL_PUNGS,
+    RULE_CHOW,
     RULE_DRAGON,
     RULE_FORMS,
     RULE_HALF_FLUSH,
@@ -132,10 +133,9 @@ P_KONG_DISCARD = 11  # TDH-K1 kong money: from the discarder; from each other pl
 P_KONG_ADDED = 12  # (a concealed kong that keeps the shanten is always declared: it needs no price)
 P_KONG_PAID_X100 = 13  # TDH-K2 chance x 100 that kong money is paid (only if someone wins, or at once)
 P_ROB_KONG = 14  # C-P4 added kongs can be robbed
-P_CHOW = 15  # chows may be claimed
-P_SELF_BONUS = 16  # JPH-F3 fan for a self-draw (自摸) and for a hand with no exposed meld (门前清)
-P_CONCEALED_BONUS = 17
-N_PAY = 18
+P_SELF_BONUS = 15  # JPH-F3 fan for a self-draw (自摸) and for a hand with no exposed meld (门前清)
+P_CONCEALED_BONUS = 16
+N_PAY = 17
 
 RON_SHARE = 0.35  # share of an opponent's drawn winning tiles that reach the discards
 READY_WIN_RATE = 0.12  # chance per turn that a ready opponent wins
@@ -317,7 +317,7 @@ def hand_value(H, hi, sets, nm, wilds, vis, vi, wild, ex, ei, X, VW, ctx, sc, pa
             if sets >= 1:
                 if H[hi, k] == 2:
                     claim += 3.0 * u  # a pung, from any of the three
-                elif pay[P_CHOW] and completes_run(H, hi, k):
+                elif rules[RULE_CHOW] and completes_run(H, hi, k):
                     claim += u  # a chow, from the player on the left only
     claim *= CLAIM_DISCARDED
     if ukeire == 0:
@@ -398,15 +398,12 @@ def won_points(fan, mix, concealed, pay, rules):
 
 @njit(cache=True)
 def completes_run(H, hi, k):
-    """Whether suited kind ``k`` completes a run with two tiles ``H[hi]`` holds (a chow could claim it)."""
-    if k >= 27:
-        return False
-    r = k % 9
-    if r >= 2 and H[hi, k - 2] > 0 and H[hi, k - 1] > 0:
-        return True
-    if 1 <= r <= 7 and H[hi, k - 1] > 0 and H[hi, k + 1] > 0:
-        return True
-    return r <= 6 and H[hi, k + 1] > 0 and H[hi, k + 2] > 0
+    """Whether kind ``k`` completes a run with two tiles ``H[hi]`` holds (a chow could claim it)."""
+    for action in (CHOW_LOW, CHOW_MID, CHOW_HIGH):
+        a, b = chow_uses(action, k)
+        if a >= 0 and H[hi, a] > 0 and H[hi, b] > 0:
+            return True
+    return False
 
 
 @njit(cache=True)
@@ -770,7 +767,6 @@ def pay_facts(ruleset) -> np.ndarray:
     pay[P_KONG_ADDED] = ruleset.kong_pay_added
     pay[P_KONG_PAID_X100] = 100 if ruleset.kong_settle == "immediate" else round(100 * HAND_WON)
     pay[P_ROB_KONG] = ruleset.rob_kong
-    pay[P_CHOW] = ruleset.chow
     pay[P_SELF_BONUS] = ruleset.family == "jipinghu" and "self_draw" in ruleset.bonuses
     pay[P_CONCEALED_BONUS] = ruleset.family == "jipinghu" and "concealed" in ruleset.bonuses
     pay.flags.writeable = False
