@@ -38,7 +38,7 @@ def test_expert_is_deterministic_by_seed():
 
 
 def test_expert_spec_logs_its_parameters():
-    assert get_policy("expert:depth=0").spec == "expert:aggression=8,depth=0,plan_rate=0.8,first_cap=20"
+    assert get_policy("expert:depth=0").spec == "expert:aggression=8,depth=0,plan_rate=0.8,first_cap=20,caution=0"
     with pytest.raises(ValueError, match="depth"):
         get_policy("expert:depth=2")
 
@@ -61,6 +61,19 @@ def test_c_p6_expert_folds_to_a_tile_whose_every_copy_is_visible():
     show(obs, 2, river=("7z", "1s"))
     for seed in range(4):
         assert act("expert", obs, turn_legal(obs), rules, seed)[0] == DISCARD + tile("7z")
+
+
+def test_c_p6_a_cautious_expert_folds_a_one_away_hand_that_the_plain_expert_pushes():
+    # one away (1235m 456p 69p 55s 78s), an opponent with three sets out and a long river; 5m has every copy
+    # visible (safe, but it breaks 123m5m), 9p is the efficient discard.  Pushing on costs the risk of every
+    # later discard: with caution 4 that outweighs the hand, so it folds; without it, it pushes
+    rules = policy_rules(mjsim.ruleset("jipinghu_5fan"))
+    obs = observe("1235m45669p5578s", wall_left=30)
+    show(obs, 1, river=("2z", "9s", "1p", "5m", "5m", "2m", "8p", "3z", "4z", "5m"), melds=("222p", "345s", "777m"))
+    show(obs, 2, river=("7z", "1s"))
+    for seed in range(4):
+        assert act("expert", obs, turn_legal(obs), rules, seed)[0] == DISCARD + tile("9p")
+        assert act("expert:caution=4", obs, turn_legal(obs), rules, seed)[0] == DISCARD + tile("5m")
 
 
 def test_tdh_v3_expert_passes_a_discard_win_early_for_a_self_draw_worth_six_times():

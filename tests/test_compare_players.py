@@ -131,7 +131,7 @@ def test_the_built_in_panels_load_and_bad_panels_are_clear_errors(tmp_path):
 
     default = load_panel("default")
     assert set(default.members) == {"efficiency", "value-low", "value-high", "defensive", "expert", "expert-cautious"}
-    assert default.members["expert-cautious"] == "expert:aggression=2"
+    assert default.members["expert-cautious"] == "expert:caution=1"
     tables = default.tables()
     assert tables["mixed"] == ("efficiency", "value:greed=0.3", "value:greed=0.8", "defensive")
     assert tables["defensive"] == ("defensive",)

@@ -14,7 +14,7 @@ parameters, its splitmix64 streams and the public hand tables.
   ``late_wall``, ``fold_shanten``;
 - ``expert`` — every choice by expected points over the rest of the hand: the family's compiled scorer on
   each winning tile, exact speed for ready and one-away hands, per-opponent danger; ``aggression``,
-  ``depth``, ``plan_rate``, ``first_cap``.  It reads ``PolicyRules.ruleset`` (the scorer's tables).
+  ``depth``, ``plan_rate``, ``first_cap``, ``caution``.  It reads ``PolicyRules.ruleset`` (the scorer's tables).
 
 ``efficiency``, ``value``, ``defensive`` and ``expert`` read ``obs.wild``: a wild tile (鬼牌, C-J1) counts as any
 missing tile when a hand is judged, and is never discarded while another tile may go.

@@ -1,12 +1,15 @@
 """The ``expert`` policy: every choice by expected points over the rest of the hand (``aggression``, ``depth``,
-``plan_rate``, ``first_cap``).
+``plan_rate``, ``first_cap``, ``caution``).
 
 Each candidate — every discard, a claim (chow, pung, kong), a win or a pass —
 is worth ``aggression * (chance of winning x points the win pays) - expected
 loss of dealing in`` for the hand it leaves, and the largest wins: push or
 fold, claim or pass, take a win or wait for a bigger one are all this one
 comparison, never a threshold.  A passed win is valued without the copies of
-the passed kind (漏胡 / 过手 shut its discard wins out).
+the passed kind (漏胡 / 过手 shut its discard wins out).  With ``caution`` above
+0 a hand is worth the better of pushing on (its worth less ``caution`` x the
+danger of one random unseen tile per own draw left) and folding (nothing
+more to lose), so weak hands facing danger throw their safest tiles.
 
 - Value is the family's own compiled scorer (:func:`mjsim.sim.scoring.score_win`,
   every pattern, bonus, cap, limit hand and the minimum fan) on each winning
@@ -555,7 +558,7 @@ def expert_turn(i, hand, hi, sets, nm, wilds, legal, rng, vis, wild, ex, X, VW, 
         B[0, t] -= 1
         ev = hand_value(B, 0, sets, nm, wilds, vis, i, wild, ex, i, X, VW, ctx, sc, pay, rules, MK, MT, E, T, W2, W3,
                         B, R, found, scratch, Q)  # fmt: skip
-        V[t] = E[4] * ev - D[t]
+        V[t] = pushed(E[4] * ev, E) - D[t]
         top = max(top, V[t])
         top_ev = max(top_ev, ev)
     # an added kong that keeps the shanten: kong money and one more draw (about 1 / own draws left of the
@@ -569,6 +572,14 @@ def expert_turn(i, hand, hi, sets, nm, wilds, legal, rng, vis, wild, ex, X, VW, 
     for t in range(34):
         W[R_TIE, t] = 1 if W[R_MASK, t] and V[t] >= top - 1e-9 * max(1.0, abs(top)) else 0
     return DISCARD + break_ties(i, hand, hi, vis, i, sets, special, forms, rng, T, W)
+
+
+@njit(cache=True)
+def pushed(worth, E):
+    """What a hand worth ``worth`` (aggression x expected win points) is worth when the player may still fold:
+    pushing on costs the risk of every later discard (``E[75]``: one random unseen tile's danger per own draw
+    left), folding keeps safe tiles and costs about nothing more, so the better of the two."""
+    return max(worth - E[75], 0.0)
 
 
 @njit(cache=True)
@@ -617,7 +628,7 @@ def expert_response(i, hand, hi, sets, nm, wilds, legal, t, vis, wild, ex, X, VW
     for k in range(34):
         if hand[hi, k] > 0:
             later = min(later, D[k])
-    best = E[4] * wait - (later if later < np.inf else 0.0)
+    best = pushed(E[4] * wait, E) - (later if later < np.inf else 0.0)
     choice = PASS
     for action in (KONG, PUNG, CHOW_LOW, CHOW_MID, CHOW_HIGH):
         if not legal[i, action] or sets < 1 or not claim_hand(hand, hi, action, t, C):
@@ -638,8 +649,8 @@ def expert_response(i, hand, hi, sets, nm, wilds, legal, t, vis, wild, ex, X, VW
         if kind == MELD_CHOW:
             Y[2] = 0
         if action == KONG:
-            ev = E[4] * hand_value(C, 0, sets - 1, nm + 1, wilds, vis, i, wild, ex, i, Y, VW, ctx, sc, pay, rules,
-                                   MK, MT, E, T, W, W3, B, R, found, scratch, Q)  # fmt: skip
+            ev = pushed(E[4] * hand_value(C, 0, sets - 1, nm + 1, wilds, vis, i, wild, ex, i, Y, VW, ctx, sc, pay,
+                                          rules, MK, MT, E, T, W, W3, B, R, found, scratch, Q), E)  # fmt: skip
             ev += pay[P_KONG_DISCARD] * pay[P_KONG_PAID_X100] / 100.0 - (later if later < np.inf else 0.0)
         else:
             ev = -np.inf
@@ -651,7 +662,7 @@ def expert_response(i, hand, hi, sets, nm, wilds, legal, t, vis, wild, ex, X, VW
                 B[0, d] -= 1
                 v = hand_value(B, 0, sets - 1, nm + 1, wilds, vis, i, wild, ex, i, Y, VW, ctx, sc, pay, rules, MK,
                                MT, E, T, W, W3, B, R, found, scratch, Q)  # fmt: skip
-                ev = max(ev, E[4] * v - D[d])
+                ev = max(ev, pushed(E[4] * v, E) - D[d])
         if ev > best + CLAIM_EPS:
             choice, best = action, ev
     return choice
@@ -660,7 +671,8 @@ def expert_response(i, hand, hi, sets, nm, wilds, legal, t, vis, wild, ex, X, VW
 @njit(cache=True)
 def expert_kernel(hand, sets_needed, meld_count, exposed, discards, visible, wall_left, seat_offset, round_wind,
                   decision, target, wild, any_wild, legal, rng, params, rules, pay, sc, T, out):  # fmt: skip
-    """Fill ``out`` with the expert action of every row (``params``: aggression, depth, plan_rate, first_cap)."""
+    """Fill ``out`` with the expert action of every row (``params``: aggression, depth, plan_rate, first_cap,
+    caution)."""
     W = new_work()
     W2 = new_work()
     W3 = new_work()
@@ -678,13 +690,14 @@ def expert_kernel(hand, sets_needed, meld_count, exposed, discards, visible, wal
     RB = np.zeros(34, np.float64)
     S = np.zeros(34, np.float64)
     V = np.zeros(34, np.float64)
-    E = np.zeros(75, np.float64)  # scalars 0..7 (see row_outlook), 8..71 speed scratch, 72..74
+    E = np.zeros(76, np.float64)  # scalars 0..7 (see row_outlook), 8..71 speed scratch, 72..75
     X = np.zeros(6, np.int64)
     ctx = np.zeros(3, np.int64)
     E[4] = max(params[0], 0.0)
     E[5] = params[1]
     E[73] = params[2]  # plan_rate
     E[74] = params[3]  # first_cap
+    caution = params[4]
     ctx[0] = rules[RULE_FORMS]
     for i in range(out.size):
         sets = clamp_sets(sets_needed, i)
@@ -719,6 +732,7 @@ def expert_kernel(hand, sets_needed, meld_count, exposed, discards, visible, wal
             drawn += u * D[t]
             weight += u
         E[72] = drawn / weight if weight > 0 else 0.0
+        E[75] = caution * E[2] * E[1] * E[72]  # pushing on: caution x one such discard per own draw left
         a = -1
         if decision[i] == TURN:
             if legal[i, WIN]:
@@ -799,13 +813,22 @@ def act(obs, legal, rng, params, rules):
 # plan_rate 0.8 (+0.035 at 0.5, -0.10 at 1.0, where every plan's first stage equals the fast hand's),
 # +0.042 with aggression 8; against value on jipinghu_5fan_min3 (5,000 walls) plan_rate 0.3 lost 2.7 points a
 # hand, 0.8 won +0.3, and on jipinghu_5fan aggression 8 beat value by +0.82 +- 0.20.
-DEFAULTS = {"aggression": 8.0, "depth": 1.0, "plan_rate": 0.8, "first_cap": 20.0}
+# caution 0.3 / 0.6 cut the expert's deal-ins per hand from 0.186 to 0.183 / 0.178 on those 鸡平胡 walls but
+# lowered its EV (+0.032, -0.001); on jipinghu_5fan caution 1 cut them from 0.197 to 0.175 at +0.185 against
+# +0.258 — so it is off by default, a player type to seat (the default panel's expert-cautious).
+DEFAULTS = {"aggression": 8.0, "depth": 1.0, "plan_rate": 0.8, "first_cap": 20.0, "caution": 0.0}
 PARAMS = tuple(DEFAULTS)
 POLICY = Policy(
     name="expert",
     act=act,
     default_params=DEFAULTS,
-    bounds={"aggression": (0.0, 16.0), "depth": (0.0, 1.0), "plan_rate": (0.0, 1.0), "first_cap": (0.5, 20.0)},
+    bounds={
+        "aggression": (0.0, 16.0),
+        "depth": (0.0, 1.0),
+        "plan_rate": (0.0, 1.0),
+        "first_cap": (0.5, 20.0),
+        "caution": (0.0, 4.0),
+    },
     doc=__doc__.split("\n\n")[0],
     # every option the valuation reads: the scorer's tables and switches, what is paid and how, the liabilities
     reads=frozenset(
