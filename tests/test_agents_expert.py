@@ -9,7 +9,7 @@ from agenttools import act, observe, response_legal, show, tile, turn_legal
 
 import mjsim
 from mjsim.agents import get_policy
-from mjsim.agents.expert_danger import wait_shares
+from mjsim.agents.expert_danger import ready_probability, wait_shares
 from mjsim.agents.expert_speed import chain_chance, one_away_chance, ready_chance
 from mjsim.sim.constants import DISCARD, PASS, RESPONSE, WIN
 from mjsim.sim.observation import policy_rules
@@ -64,16 +64,18 @@ def test_c_p6_expert_folds_to_a_tile_whose_every_copy_is_visible():
 
 
 def test_c_p6_a_cautious_expert_folds_a_one_away_hand_that_the_plain_expert_pushes():
-    # one away (1235m 456p 69p 55s 78s), an opponent with three sets out and a long river; 5m has every copy
-    # visible (safe, but it breaks 123m5m), 9p is the efficient discard.  Pushing on costs the risk of every
-    # later discard: with caution 4 that outweighs the hand, so it folds; without it, it pushes
+    # one away (1235m 456p 69p 55s 78s), 14 tiles left, an opponent with two sets out and a long river; 9p is
+    # the efficient discard, 2m (in the opponent's river: almost never its wait) and 5m (every copy visible)
+    # are the safe ones.  Pushing on costs the risk of every later discard: with caution 4 that outweighs
+    # the hand, so it folds; without it, it pushes
     rules = policy_rules(mjsim.ruleset("jipinghu_5fan"))
-    obs = observe("1235m45669p5578s", wall_left=30)
-    show(obs, 1, river=("2z", "9s", "1p", "5m", "5m", "2m", "8p", "3z", "4z", "5m"), melds=("222p", "345s", "777m"))
+    obs = observe("1235m45669p5578s", wall_left=14)
+    show(obs, 1, river=("2z", "9s", "1p", "5m", "5m", "2m", "8p", "3z", "4z", "5m"), melds=("222p", "345s"))
     show(obs, 2, river=("7z", "1s"))
     for seed in range(4):
         assert act("expert", obs, turn_legal(obs), rules, seed)[0] == DISCARD + tile("9p")
-        assert act("expert:caution=4", obs, turn_legal(obs), rules, seed)[0] == DISCARD + tile("5m")
+        assert act("expert:caution=4", obs, turn_legal(obs), rules, seed)[0] in (DISCARD + tile("2m"),
+                                                                                  DISCARD + tile("5m"))
 
 
 def test_tdh_v3_expert_passes_a_discard_win_early_for_a_self_draw_worth_six_times():
@@ -191,6 +193,42 @@ def test_wait_shares_of_a_last_single_tile_match_brute_force():
     unseen = {27: 2, 28: 1, 31: 3}
     for kind in range(34):
         assert shares[kind] == pytest.approx(unseen.get(kind, 0) / 6)
+
+
+def test_ready_probability_grows_with_discards_and_exposed_sets():
+    for sets in range(4):
+        chances = [ready_probability(n, sets) for n in range(25)]
+        assert all(a < b for a, b in zip(chances, chances[1:]))
+        assert chances[0] < 0.05
+    for n in range(25):
+        assert all(ready_probability(n, m) < ready_probability(n, m + 1) for m in range(4))
+
+
+def test_wait_shares_count_a_kind_the_opponent_discarded_at_one_twentieth():
+    # no furiten here, but a ready player who draws its winning tile wins with it: what it throws is almost
+    # never its wait.  3p and 7p are seen equally often (one copy each, 3p in the opponent's river, 7p in
+    # another's); the only difference is who threw it
+    obs = observe("")
+    show(obs, 1, river=("3p",))
+    show(obs, 2, river=("7p",))
+    shares = np.zeros(34)
+    wait_shares(0, 1, obs.visible, obs.discards, obs.exposed, 0, shares)
+    assert shares[tile("3p")] == pytest.approx(0.05 * shares[tile("7p")])
+
+
+def test_wait_shares_halve_a_kind_whose_suji_partners_the_opponent_discarded():
+    # 筋: 4s with both 1s and 7s in the opponent's river against 4p with 1p and 7p in another seat's river
+    # (same visibility).  1m has one partner only (4m, thrown by the opponent) against 1p; 5s has one of
+    # its two (2s, not 8s), which is not enough, against 5p
+    obs = observe("")
+    show(obs, 1, river=("1s", "7s", "4m", "2s"))
+    show(obs, 2, river=("1p", "7p", "1m", "2p"))
+    show(obs, 3, river=("2m",))  # 2m as visible as 2p, for 1m against 1p
+    shares = np.zeros(34)
+    wait_shares(0, 1, obs.visible, obs.discards, obs.exposed, 0, shares)
+    assert shares[tile("4s")] == pytest.approx(0.5 * shares[tile("4p")])
+    assert shares[tile("1m")] == pytest.approx(0.5 * shares[tile("1p")])
+    assert shares[tile("5s")] == pytest.approx(shares[tile("5p")])
 
 
 def test_wait_shares_never_count_an_honour_whose_other_copies_are_visible():
