@@ -238,3 +238,35 @@ def test_wait_shares_never_count_an_honour_whose_other_copies_are_visible():
     wait_shares(0, 1, obs.visible, obs.discards, obs.exposed, 0, shares)
     assert shares[tile("7z")] == 0.0
     assert shares[tile("6z")] > 0.0
+
+
+def test_expert_actions_do_not_depend_on_the_batch_a_row_is_in():
+    # one batch remembers ready-hand values between decisions of a row (never across rows): each row's action
+    # must be the same alone, in a batch, and in a batch in reverse order
+    from mjsim.sim.constants import N_ACTIONS, TURN
+    from mjsim.sim.observation import empty_observation, take
+
+    rng = np.random.default_rng(5)
+    rows = 120
+    obs = empty_observation(rows)
+    for i in range(rows):
+        wall = rng.permutation(136) // 4
+        obs.hand[i] = np.bincount(wall[:14], minlength=34)
+        for j, kind in enumerate(wall[14 : 14 + rng.integers(0, 50)]):
+            obs.discards[i, 1 + j % 3, kind] += 1
+        obs.visible[i] = obs.hand[i] + obs.discards[i].sum(axis=0)
+        obs.wall_left[i] = 100 - obs.discards[i].sum()
+    obs.n_concealed[:] = 14
+    obs.sets_needed[:] = 4
+    obs.decision[:] = TURN
+    obs.target_from[:] = -1
+    legal = np.zeros((rows, N_ACTIONS), dtype=bool)
+    legal[:, DISCARD : DISCARD + 34] = obs.hand > 0
+    rules = policy_rules(mjsim.ruleset("jipinghu"))
+    policy, params = get_policy("expert")
+    batch = policy.act(obs, legal, np.arange(rows, dtype=np.uint64), params, rules)
+    back = np.arange(rows)[::-1]
+    reverse = policy.act(take(obs, back), legal[back], np.arange(rows, dtype=np.uint64)[back], params, rules)
+    alone = [policy.act(take(obs, [i]), legal[[i]], np.array([i], np.uint64), params, rules)[0] for i in range(rows)]
+    assert list(batch) == alone
+    assert list(reverse[::-1]) == alone

@@ -262,6 +262,39 @@ def tenpai_stats(H, hi, sets, wilds, vis, vi, wild, forms, special, ctx, sc, pay
     return total, v_self, v_ron
 
 
+# The ready-hand cache of one decision batch (:func:`ready_stats`): slots (a power of two), and its Zobrist keys,
+# one random 64-bit number per kind and one per context (what is seen, the melds and the wilds)
+READY_CACHE = 4096
+ZOBRIST = np.random.default_rng(20261202).integers(1, 2**62, 35, dtype=np.int64)
+
+
+@njit(cache=True)
+def new_context(M):
+    """Forget every cached ready hand (their values assumed the old visible tiles, melds and wilds)."""
+    M[2][0] += 1
+
+
+@njit(cache=True)
+def ready_stats(H, hi, sets, wilds, vis, vi, wild, forms, special, ctx, sc, pay, MK, MT, nm, T, W, R, found, scratch,
+                M):  # fmt: skip
+    """:func:`tenpai_stats`, remembered per context: one decision values the same ready hand many times (a
+    one-away hand discarding t and later d reaches the hand that discards d and later t)."""
+    keys, values, context = M
+    key = context[0] * ZOBRIST[34]
+    for t in range(34):
+        key += H[hi, t] * ZOBRIST[t]
+    slot = (key ^ (key >> 29)) & (keys.size - 1)
+    if keys[slot] == key:
+        return values[slot, 0], values[slot, 1], values[slot, 2]
+    A, v_self, v_ron = tenpai_stats(H, hi, sets, wilds, vis, vi, wild, forms, special, ctx, sc, pay, MK, MT, nm, T,
+                                    W, R, found, scratch)  # fmt: skip
+    keys[slot] = key
+    values[slot, 0] = A
+    values[slot, 1] = v_self
+    values[slot, 2] = v_ron
+    return A, v_self, v_ron
+
+
 @njit(cache=True)
 def ready_value(A, v_self, v_ron, E):
     """Expected points of a ready hand from :func:`tenpai_stats`: chance of winning x mean value."""
@@ -273,7 +306,7 @@ def ready_value(A, v_self, v_ron, E):
 
 @njit(cache=True)
 def hand_value(H, hi, sets, nm, wilds, vis, vi, wild, ex, ei, X, VW, ctx, sc, pay, rules, MK, MT, E, T, W, W3, B,
-               R, found, scratch, Q):  # fmt: skip
+               R, found, scratch, Q, M):  # fmt: skip
     """Expected points over the rest of the hand of the waiting hand ``H[hi]`` (3 * sets + 1 non-wild tiles,
     ``wilds`` wild tiles, ``nm`` melds in ``MK``/``MT``); analyses ``W`` and ``W3``, writes ``B`` rows 1-2."""
     forms = ctx[0]
@@ -289,8 +322,8 @@ def hand_value(H, hi, sets, nm, wilds, vis, vi, wild, ex, ei, X, VW, ctx, sc, pa
     mix = E[2]
     survive = E[3]
     if s <= 0:
-        A, v_self, v_ron = tenpai_stats(
-            H, hi, sets, wilds, vis, vi, wild, forms, special, ctx, sc, pay, MK, MT, nm, T, W, R, found, scratch
+        A, v_self, v_ron = ready_stats(
+            H, hi, sets, wilds, vis, vi, wild, forms, special, ctx, sc, pay, MK, MT, nm, T, W, R, found, scratch, M
         )
         return ready_value(A, v_self, v_ron, E)
     # draws that lower the shanten (ukeire); with depth 1 at one away, the exact two-stage value
@@ -351,9 +384,9 @@ def hand_value(H, hi, sets, nm, wilds, vis, vi, wild, ex, ei, X, VW, ctx, sc, pa
                 for t in range(34):
                     B[2, t] = B[1, t]
                 B[2, d] -= 1
-                A, v_self, v_ron = tenpai_stats(
+                A, v_self, v_ron = ready_stats(
                     B, 2, sets, wilds, vis, vi, wild, forms, special, ctx, sc, pay, MK, MT, nm, T, W3, R, found,
-                    scratch,
+                    scratch, M,
                 )  # fmt: skip
                 v = mix * v_self + (1.0 - mix) * v_ron  # rate x value
                 if v > best:
@@ -540,7 +573,7 @@ def row_outlook(i, wall_left, visible, hazard, pay, E):
 
 @njit(cache=True)
 def expert_turn(i, hand, hi, sets, nm, wilds, legal, rng, vis, wild, ex, X, VW, ctx, sc, pay, rules, MK, MT, E, D, P, RB,
-                T, W, W2, W3, B, R, found, scratch, Q, V):  # fmt: skip
+                T, W, W2, W3, B, R, found, scratch, Q, V, M):  # fmt: skip
     """Action on a TURN row without a legal win (``hand[hi]``: the hand judged, without its wilds)."""
     forms = ctx[0]
     analyse(hand, hi, sets, T, W)
@@ -564,7 +597,7 @@ def expert_turn(i, hand, hi, sets, nm, wilds, legal, rng, vis, wild, ex, X, VW, 
             B[0, k] = hand[hi, k]
         B[0, t] -= 1
         ev = hand_value(B, 0, sets, nm, wilds, vis, i, wild, ex, i, X, VW, ctx, sc, pay, rules, MK, MT, E, T, W2, W3,
-                        B, R, found, scratch, Q)  # fmt: skip
+                        B, R, found, scratch, Q, M)  # fmt: skip
         V[t] = kept(pushed(E[4] * ev, E), P[t]) - D[t]
         top = max(top, V[t])
         top_ev = max(top_ev, ev)
@@ -609,7 +642,7 @@ def claim_meld(action, t):
 
 @njit(cache=True)
 def expert_response(i, hand, hi, sets, nm, wilds, legal, t, vis, wild, ex, X, VW, ctx, sc, pay, rules, MK, MT, E, D,
-                    P, T, W, W2, W3, B, C, R, found, scratch, Q):  # fmt: skip
+                    P, T, W, W2, W3, B, C, R, found, scratch, Q, M):  # fmt: skip
     """Action on a RESPONSE/ROB row (``hand[hi]``: the hand judged, without its wilds)."""
     claims = legal[i, PUNG] or legal[i, KONG] or legal[i, CHOW_LOW] or legal[i, CHOW_MID] or legal[i, CHOW_HIGH]
     if not legal[i, WIN] and not claims:
@@ -617,8 +650,9 @@ def expert_response(i, hand, hi, sets, nm, wilds, legal, t, vis, wild, ex, X, VW
     shown = vis[i, t]
     if legal[i, WIN]:
         vis[i, t] = 4  # a passed win shuts out that kind's discard wins (漏胡 / 过手): wait without its copies
+        new_context(M)
     wait = hand_value(hand, hi, sets, nm, wilds, vis, i, wild, ex, i, X, VW, ctx, sc, pay, rules, MK, MT, E, T, W,
-                      W3, B, R, found, scratch, Q)  # fmt: skip
+                      W3, B, R, found, scratch, Q, M)  # fmt: skip
     vis[i, t] = shown
     if legal[i, WIN]:
         for k in range(34):
@@ -655,6 +689,7 @@ def expert_response(i, hand, hi, sets, nm, wilds, legal, t, vis, wild, ex, X, VW
             continue
         MK[nm] = kind
         MT[nm] = tile
+        new_context(M)
         Y = X.copy()
         Y[3] = 0  # no longer concealed
         Y[4] = 0
@@ -667,7 +702,7 @@ def expert_response(i, hand, hi, sets, nm, wilds, legal, t, vis, wild, ex, X, VW
             Y[2] = 0
         if action == KONG:
             ev = pushed(E[4] * hand_value(C, 0, sets - 1, nm + 1, wilds, vis, i, wild, ex, i, Y, VW, ctx, sc, pay,
-                                          rules, MK, MT, E, T, W, W3, B, R, found, scratch, Q), E)  # fmt: skip
+                                          rules, MK, MT, E, T, W, W3, B, R, found, scratch, Q, M), E)  # fmt: skip
             ev = kept(ev, later_p) + pay[P_KONG_DISCARD] * pay[P_KONG_PAID_X100] / 100.0 - later
         else:
             ev = -np.inf
@@ -678,7 +713,7 @@ def expert_response(i, hand, hi, sets, nm, wilds, legal, t, vis, wild, ex, X, VW
                     B[0, k] = C[0, k]
                 B[0, d] -= 1
                 v = hand_value(B, 0, sets - 1, nm + 1, wilds, vis, i, wild, ex, i, Y, VW, ctx, sc, pay, rules, MK,
-                               MT, E, T, W, W3, B, R, found, scratch, Q)  # fmt: skip
+                               MT, E, T, W, W3, B, R, found, scratch, Q, M)  # fmt: skip
                 ev = max(ev, kept(pushed(E[4] * v, E), P[d]) - D[d])
         if ev > best + CLAIM_EPS:
             choice, best = action, ev
@@ -711,6 +746,7 @@ def expert_kernel(hand, sets_needed, meld_count, exposed, discards, visible, wal
     E = np.zeros(76, np.float64)  # scalars 0..7 (see row_outlook), 8..71 speed scratch, 72..75
     X = np.zeros(6, np.int64)
     ctx = np.zeros(3, np.int64)
+    M = (np.zeros(READY_CACHE, np.int64), np.zeros((READY_CACHE, 3), np.float64), np.ones(1, np.int64))
     E[4] = max(params[0], 0.0)
     E[5] = params[1]
     E[73] = params[2]  # plan_rate
@@ -718,6 +754,7 @@ def expert_kernel(hand, sets_needed, meld_count, exposed, discards, visible, wal
     caution = params[4]
     ctx[0] = rules[RULE_FORMS]
     for i in range(out.size):
+        new_context(M)
         sets = clamp_sets(sets_needed, i)
         melds = meld_count[i, 0]
         ctx[1] = seat_offset[i]
@@ -759,17 +796,17 @@ def expert_kernel(hand, sets_needed, meld_count, exposed, discards, visible, wal
                 a = wild_turn(i, G, wild, legal, rng)
                 if a < 0:
                     a = expert_turn(i, G, 0, sets, nm, n_wild, legal, rng, visible, wild, exposed, X, VW, ctx, sc,
-                                    pay, rules, MK, MT, E, D, P, RB, T, W, W2, W3, B, R, found, scratch, Q, V)  # fmt: skip
+                                    pay, rules, MK, MT, E, D, P, RB, T, W, W2, W3, B, R, found, scratch, Q, V, M)  # fmt: skip
             else:
                 a = expert_turn(i, hand, i, sets, nm, 0, legal, rng, visible, wild, exposed, X, VW, ctx, sc, pay,
-                                rules, MK, MT, E, D, P, RB, T, W, W2, W3, B, R, found, scratch, Q, V)  # fmt: skip
+                                rules, MK, MT, E, D, P, RB, T, W, W2, W3, B, R, found, scratch, Q, V, M)  # fmt: skip
         elif decision[i] == RESPONSE:
             if wilds:
                 a = expert_response(i, G, 0, sets, nm, n_wild, legal, target[i], visible, wild, exposed, X, VW, ctx,
-                                    sc, pay, rules, MK, MT, E, D, P, T, W, W2, W3, B, C, R, found, scratch, Q)  # fmt: skip
+                                    sc, pay, rules, MK, MT, E, D, P, T, W, W2, W3, B, C, R, found, scratch, Q, M)  # fmt: skip
             else:
                 a = expert_response(i, hand, i, sets, nm, 0, legal, target[i], visible, wild, exposed, X, VW, ctx, sc,
-                                    pay, rules, MK, MT, E, D, P, T, W, W2, W3, B, C, R, found, scratch, Q)  # fmt: skip
+                                    pay, rules, MK, MT, E, D, P, T, W, W2, W3, B, C, R, found, scratch, Q, M)  # fmt: skip
         else:
             a = WIN if legal[i, WIN] else PASS  # robbing a kong is paid as a self-draw
         out[i] = checked(legal, i, a, rng)
