@@ -9,6 +9,8 @@ from agenttools import act, observe, response_legal, show, tile, turn_legal
 
 import mjsim
 from mjsim.agents import get_policy
+from mjsim.agents.base import rules_array
+from mjsim.agents.expert import may_win_on_discard
 from mjsim.agents.expert_danger import ready_probability, wait_shares
 from mjsim.agents.expert_speed import chain_chance, one_away_chance, ready_chance
 from mjsim.sim.constants import DISCARD, PASS, RESPONSE, WIN
@@ -270,3 +272,22 @@ def test_expert_actions_do_not_depend_on_the_batch_a_row_is_in():
     alone = [policy.act(take(obs, [i]), legal[[i]], np.array([i], np.uint64), params, rules)[0] for i in range(rows)]
     assert list(batch) == alone
     assert list(reverse[::-1]) == alone
+
+
+@pytest.mark.parametrize(
+    ("preset", "melds", "may"),
+    [
+        ("jipinghu_5fan_min3", ("123m", "456p"), False),  # two suits and chows: 平胡 1 at most on a discard
+        ("jipinghu_5fan_min3", ("123m", "555p"), False),  # two suits: no flush; a chow: no all pungs
+        ("jipinghu_5fan_min3", ("123m", "789m"), True),  # a flush in view (混一色 3)
+        ("jipinghu_5fan_min3", ("111m", "555p"), True),  # all pungs in view (碰碰胡 3)
+        ("jipinghu_5fan_min3", ("123m", "456p", "777z"), False),  # 中 pung 1 + 平胡 1 = 2 < 3
+        ("jipinghu_5fan_min1", ("123m", "456p"), True),  # 平胡 (1) still reaches a minimum of 1
+        ("jipinghu", ("123m", "456p"), True),  # no minimum
+    ],
+)
+def test_jph_p4_an_opponent_short_of_the_minimum_fan_on_a_discard_takes_no_discard(preset, melds, may):
+    rules = policy_rules(mjsim.ruleset(preset))
+    obs = observe("")
+    show(obs, 1, melds=melds)
+    assert may_win_on_discard(0, 1, obs.exposed, obs.meld_count, rules_array(rules)) == may

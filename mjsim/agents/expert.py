@@ -2,10 +2,8 @@
 ``plan_rate``, ``first_cap``, ``caution``).
 
 Each candidate — every discard, a claim (chow, pung, kong), a win or a pass —
-is worth ``(1 - chance of dealing in) x aggression x (chance of winning x
-points the win pays) - expected loss of dealing in`` for the hand it leaves
-(a deal-in costs the payment and ends the hand, so the hand is lost too),
-and the largest wins: push or
+is worth ``aggression * (chance of winning x points the win pays) - expected
+loss of dealing in`` for the hand it leaves, and the largest wins: push or
 fold, claim or pass, take a win or wait for a bigger one are all this one
 comparison, never a threshold.  A passed win is valued without the copies of
 the passed kind (漏胡 / 过手 shut its discard wins out).  With ``caution`` above
@@ -37,7 +35,10 @@ more to lose), so weak hands facing danger throw their safest tiles.
   ready times the share of its plausible waits a tile completes times what
   that opponent's hand would cost (its exposed flush, honour pungs, all pungs;
   the minimum fan; the cap), three shares where the discard could make this
-  player liable (JPH-S4 fourth exposed set, JPH-S5 limit hand).  No danger
+  player liable (JPH-S4 fourth exposed set, JPH-S5 limit hand).  Under a
+  minimum fan (JPH-P4) an opponent whose sets out leave its hand short of
+  it on a discard (two suits, a chow, few valued pungs) is counted ready
+  for a discard win only through a limit hand.  No danger
   where discard wins do not exist (推倒胡 [Q]).  The same shares price the
   risk of an added kong being robbed (C-P4), weighed against its kong money
   (TDH-K1, paid only if someone wins under TDH-K2 [Q] [D]) and its free draw.
@@ -58,8 +59,10 @@ from mjsim.agents.base import (
     RULE_CHOW,
     RULE_DRAGON,
     RULE_FORMS,
+    RULE_FULL_FLUSH,
     RULE_HALF_FLUSH,
     RULE_MIN_FAN,
+    RULE_WIND,
     Policy,
     joint_partial_table,
     new_actions,
@@ -69,7 +72,7 @@ from mjsim.agents.base import (
 from mjsim.agents.defensive import LIABLE_LIMIT, liability_level
 from mjsim.agents.efficiency import break_ties, chow_uses, claim_hand, clamp_sets, wild_turn, wilds_of_row
 from mjsim.agents.expert_danger import ready_probability, wait_shares
-from mjsim.agents.expert_speed import chain_chance, one_away_chance, ready_chance
+from mjsim.agents.expert_speed import MAX_WINNERS, chain_chance, one_away_chance, ready_chance
 from mjsim.agents.legal import checked, uniform_legal
 from mjsim.agents.shape import (
     BIG,
@@ -79,6 +82,7 @@ from mjsim.agents.shape import (
     R_SH,
     R_TIE,
     S_OTH,
+    S_VEC,
     WEIGHT,
     analyse,
     close_tab,
@@ -95,6 +99,7 @@ from mjsim.agents.value import (
     MISSING_FAN_COST,
     PLAN_ALL_PUNGS,
     PLAN_CONCEALED_PUNGS,
+    close_pair,
     exposure,
     honour_chance,
     plan_score,
@@ -145,6 +150,7 @@ N_PAY = 17
 RON_SHARE = 0.35  # share of an opponent's drawn winning tiles that reach the discards
 READY_WIN_RATE = 0.12  # chance per turn that a ready opponent wins
 TYPICAL_WAIT = 5.0  # winning tiles of a ready hand not yet built
+LIMIT_HAND_SHARE = 0.05  # readiness left to an opponent whose sets out allow no discard win but a limit hand
 LIABILITY_SELF_DRAW = 0.3  # chance a liable-fed opponent self-draws afterwards
 NOT_YET_MIN = 0.4  # a plan short of the minimum fan: this much of the minimum's value per missing fan less
 LIABILITY_PUNG = 0.25  # chance the fed opponent holds the pair to claim the tile
@@ -262,7 +268,8 @@ def tenpai_stats(H, hi, sets, wilds, vis, vi, wild, forms, special, ctx, sc, pay
     return total, v_self, v_ron
 
 
-# The ready-hand cache of one decision batch (:func:`ready_stats`): slots (a power of two), and its Zobrist keys,
+# The ready-hand cache of one decision batch (:func:`ready_stats`; the kernel's ``M``: keys, values, context
+# number, and the one-away chances of the hand being valued): slots (a power of two), and its Zobrist keys,
 # one random 64-bit number per kind and one per context (what is seen, the melds and the wilds)
 READY_CACHE = 4096
 ZOBRIST = np.random.default_rng(20261202).integers(1, 2**62, 35, dtype=np.int64)
@@ -279,7 +286,7 @@ def ready_stats(H, hi, sets, wilds, vis, vi, wild, forms, special, ctx, sc, pay,
                 M):  # fmt: skip
     """:func:`tenpai_stats`, remembered per context: one decision values the same ready hand many times (a
     one-away hand discarding t and later d reaches the hand that discards d and later t)."""
-    keys, values, context = M
+    keys, values, context = M[0], M[1], M[2]
     key = context[0] * ZOBRIST[34]
     for t in range(34):
         key += H[hi, t] * ZOBRIST[t]
@@ -362,6 +369,9 @@ def hand_value(H, hi, sets, nm, wilds, vis, vi, wild, ex, ei, X, VW, ctx, sc, pa
         return 0.0
     if exact:
         total = 0.0
+        # the chance depends on the ready hand only through its winning tiles: one per count, for this hand
+        chances = M[3]
+        chances[:] = -1.0
         for e in range(n_up):
             k = Q[0, e]
             for t in range(34):
@@ -392,16 +402,19 @@ def hand_value(H, hi, sets, nm, wilds, vis, vi, wild, ex, ei, X, VW, ctx, sc, pa
                 if v > best:
                     best, best_a = v, A
             if best_a > 0:
-                chance = one_away_chance(unseen, ukeire + claim, int(best_a), seen, mix, survive, E[8:40],
-                                         E[40:72])  # fmt: skip
-                total += Q[1, e] / ukeire * chance * best / best_a
+                a = min(int(best_a), chances.size - 1)
+                if chances[a] < 0.0:
+                    chances[a] = one_away_chance(unseen, ukeire + claim, a, seen, mix, survive, E[8:40], E[40:72])
+                total += Q[1, e] / ukeire * chances[a] * best / best_a
         return total
     # further out, a chain of ukeire-sized stages to the fastest hand (valued as the plain hand it makes), or
     # to the value policy's best plan when that pays more (a flush, all pungs, a big hand: its own stages)
     concealed = X[3] != 0
-    plain = won_points(held_honour_fan(H, hi, ex, ei, vis, vi, VW), mix, concealed, pay, rules)
+    honour_fan = held_honour_fan(H, hi, ex, ei, vis, vi, VW)
+    plain = won_points(honour_fan, mix, concealed, pay, rules)
     own = int(seen * mix + 0.5)
-    best = chain_chance(unseen, ukeire + claim, 1.0, s, TYPICAL_WAIT, own, seen, survive, E[8:40], E[74]) * plain
+    plain_chance = chain_chance(unseen, ukeire + claim, 1.0, s, TYPICAL_WAIT, own, seen, survive, E[8:40], E[74])
+    best = plain_chance * plain
     pung_counts(H, hi, W)
     score, fan, plan = plan_score(H, hi, sets, -1, ex, ei, vis, vi, rules, PLAN_GREED, X[0], X[1] != 0, X[2] != 0,
                                   concealed, X[4] != 0, X[5] != 0, W, VW)  # fmt: skip
@@ -421,6 +434,35 @@ def hand_value(H, hi, sets, nm, wilds, vis, vi, wild, ex, ei, X, VW, ctx, sc, pa
             rate = ukeire * E[73]
         best = max(best, chain_chance(unseen, rate, E[73], stages, TYPICAL_WAIT, own, seen, survive, E[8:40],
                                       E[74]) * value)  # fmt: skip
+    # the flush, half and full, by its own expected points: the value policy's pick above weighs fan
+    # linearly against shanten, so it seldom takes a full flush two fan up and a step further, where 2**fan
+    # pays four times as much.  Only in the suit nearest a flush, and only when it could pay more than the
+    # best so far at the plain hand's chance (a flush is never faster: more stages, fewer tiles per stage)
+    suit = -1
+    near = BIG
+    for x in range(3):
+        if (X[0] >> x) & 1:
+            need = close_pair(W, S_VEC + x, S_VEC + 3, sets)
+            if need < near:
+                suit, near = x, need
+    if suit >= 0:
+        for full in range(2):
+            fan = float(rules[RULE_FULL_FLUSH] if full else rules[RULE_HALF_FLUSH])
+            if fan <= 0 or (full and X[1] == 0):
+                continue
+            if full:
+                need = W[S_VEC + suit, 2 * sets + 1]
+                rate = float(by_suit[suit])
+            else:
+                need = near
+                fan += honour_fan
+                rate = float(by_suit[suit] + by_suit[3])
+            value = won_points(fan, mix, concealed, pay, rules)
+            if value <= plain or value * plain_chance <= best or need >= BIG:
+                continue
+            stages = max(s, need - 1 - wilds)
+            best = max(best, chain_chance(unseen, rate, E[73], stages, TYPICAL_WAIT, own, seen, survive, E[8:40],
+                                          E[74]) * value)  # fmt: skip
     return best
 
 
@@ -505,16 +547,49 @@ def opponent_loss(i, r, exposed, meld_count, rules, pay):
 
 
 @njit(cache=True)
-def danger_table(i, meld_count, exposed, discards, visible, wall_left, rules, pay, D, P, S, RB):
-    """``D[t]`` = expected points lost by discarding kind ``t`` now, ``P[t]`` the chance it is won on (the
-    hand then ends: this player's own hand is lost too), ``RB[t]`` the points lost by an added kong of ``t``
+def may_win_on_discard(i, r, exposed, meld_count, rules):
+    """Whether seat ``r``'s exposed sets still allow a discard win of the minimum fan (JPH-P4): with sets out
+    in two suits (no flush), a chow out (no all pungs) and too few valued pungs, a ready hand of it has less
+    than the minimum without a self-draw's bonus, and only a limit hand could take this player's discard."""
+    min_fan = rules[RULE_MIN_FAN]
+    if min_fan <= 0 or meld_count[i, r] == 0:
+        return True
+    suit = -1
+    one_suit = True
+    honours = False
+    chow = False
+    valued = 0
+    for t in range(34):
+        n = exposed[i, r, t]
+        if n == 0:
+            continue
+        if t >= 27:
+            honours = True
+            if n >= 3 and t >= 31:
+                valued += 1
+            continue
+        if suit >= 0 and t // 9 != suit:
+            one_suit = False
+        suit = t // 9
+        if n == 1 or n == 2:  # a chow's tile (a pung or kong shows three or four)
+            chow = True
+    fan = 1 + valued * rules[RULE_DRAGON]  # 平胡 or a chicken hand's one, plus the valued pungs in view
+    if one_suit:
+        fan += rules[RULE_HALF_FLUSH] if honours else max(rules[RULE_HALF_FLUSH], rules[RULE_FULL_FLUSH])
+    if not chow:
+        fan += rules[RULE_ALL_PUNGS] + rules[RULE_WIND]
+    return fan >= min_fan
+
+
+@njit(cache=True)
+def danger_table(i, meld_count, exposed, discards, visible, wall_left, rules, pay, D, S, RB):
+    """``D[t]`` = expected points lost by discarding kind ``t`` now, ``RB[t]`` by an added kong of ``t``
     (robbed, the konger pays the three shares of a self-draw: JPH-S3, TDH-S1); returns the summed chance
     per turn that an opponent wins (for the survival weights) and the mean loss when one does."""
     hazard = 0.0
     mean_loss = 0.0
     for t in range(34):
         D[t] = 0.0
-        P[t] = 0.0
         RB[t] = 0.0
     worst = 0.0
     # robbed: three shares, paid as a self-draw (鸡平胡: one fan more for 自摸)
@@ -524,6 +599,9 @@ def danger_table(i, meld_count, exposed, discards, visible, wall_left, rules, pa
         for t in range(34):
             n_discards += discards[i, r, t]
         ready = ready_probability(n_discards, meld_count[i, r])
+        on_discard = ready  # ready and able to take a discard (a robbed kong counts as a self-draw: JPH-S3)
+        if not may_win_on_discard(i, r, exposed, meld_count, rules):
+            on_discard *= LIMIT_HAND_SHARE
         # the chance to win first grows as the hand goes on: take it at the middle of what is left
         later = ready_probability(n_discards + wall_left[i] // 8, meld_count[i, r])
         hazard += later * READY_WIN_RATE
@@ -539,10 +617,7 @@ def danger_table(i, meld_count, exposed, discards, visible, wall_left, rules, pa
             continue
         worst = max(worst, loss)
         for t in range(34):
-            D[t] += ready * S[t] * loss
-            P[t] += ready * S[t]
-    for t in range(34):
-        P[t] = min(P[t], 1.0)
+            D[t] += on_discard * S[t] * loss
     if pay[P_FAMILY] == 0:  # 包: feeding a fourth exposed set or a limit hand makes this player pay every share
         for t in range(34):
             level = liability_level(i, t, meld_count, exposed, visible, pay[P_TWELVE] != 0)
@@ -572,7 +647,7 @@ def row_outlook(i, wall_left, visible, hazard, pay, E):
 
 
 @njit(cache=True)
-def expert_turn(i, hand, hi, sets, nm, wilds, legal, rng, vis, wild, ex, X, VW, ctx, sc, pay, rules, MK, MT, E, D, P, RB,
+def expert_turn(i, hand, hi, sets, nm, wilds, legal, rng, vis, wild, ex, X, VW, ctx, sc, pay, rules, MK, MT, E, D, RB,
                 T, W, W2, W3, B, R, found, scratch, Q, V, M):  # fmt: skip
     """Action on a TURN row without a legal win (``hand[hi]``: the hand judged, without its wilds)."""
     forms = ctx[0]
@@ -598,7 +673,7 @@ def expert_turn(i, hand, hi, sets, nm, wilds, legal, rng, vis, wild, ex, X, VW, 
         B[0, t] -= 1
         ev = hand_value(B, 0, sets, nm, wilds, vis, i, wild, ex, i, X, VW, ctx, sc, pay, rules, MK, MT, E, T, W2, W3,
                         B, R, found, scratch, Q, M)  # fmt: skip
-        V[t] = kept(pushed(E[4] * ev, E), P[t]) - D[t]
+        V[t] = pushed(E[4] * ev, E) - D[t]
         top = max(top, V[t])
         top_ev = max(top_ev, ev)
     # an added kong that keeps the shanten: kong money and one more draw (about 1 / own draws left of the
@@ -623,13 +698,6 @@ def pushed(worth, E):
 
 
 @njit(cache=True)
-def kept(worth, dealt_in):
-    """What a hand worth ``worth`` is still worth after a discard won on with chance ``dealt_in``: a deal-in
-    ends the hand, so it loses the hand as well as the payment (``D``, counted apart)."""
-    return (1.0 - dealt_in) * worth
-
-
-@njit(cache=True)
 def claim_meld(action, t):
     """(meld kind, meld tile) of claiming ``t`` with ``action``."""
     if action == KONG:
@@ -642,7 +710,7 @@ def claim_meld(action, t):
 
 @njit(cache=True)
 def expert_response(i, hand, hi, sets, nm, wilds, legal, t, vis, wild, ex, X, VW, ctx, sc, pay, rules, MK, MT, E, D,
-                    P, T, W, W2, W3, B, C, R, found, scratch, Q, M):  # fmt: skip
+                    T, W, W2, W3, B, C, R, found, scratch, Q, M):  # fmt: skip
     """Action on a RESPONSE/ROB row (``hand[hi]``: the hand judged, without its wilds)."""
     claims = legal[i, PUNG] or legal[i, KONG] or legal[i, CHOW_LOW] or legal[i, CHOW_MID] or legal[i, CHOW_HIGH]
     if not legal[i, WIN] and not claims:
@@ -673,13 +741,12 @@ def expert_response(i, hand, hi, sets, nm, wilds, legal, t, vis, wild, ex, X, VW
         return PASS
     # the discard this player would make next anyway, if it passes
     later = np.inf
-    later_p = 0.0
     for k in range(34):
-        if hand[hi, k] > 0 and D[k] < later:
-            later, later_p = D[k], P[k]
+        if hand[hi, k] > 0:
+            later = min(later, D[k])
     if later == np.inf:
         later = 0.0
-    best = kept(pushed(E[4] * wait, E), later_p) - later
+    best = pushed(E[4] * wait, E) - later
     choice = PASS
     for action in (KONG, PUNG, CHOW_LOW, CHOW_MID, CHOW_HIGH):
         if not legal[i, action] or sets < 1 or not claim_hand(hand, hi, action, t, C):
@@ -703,7 +770,7 @@ def expert_response(i, hand, hi, sets, nm, wilds, legal, t, vis, wild, ex, X, VW
         if action == KONG:
             ev = pushed(E[4] * hand_value(C, 0, sets - 1, nm + 1, wilds, vis, i, wild, ex, i, Y, VW, ctx, sc, pay,
                                           rules, MK, MT, E, T, W, W3, B, R, found, scratch, Q, M), E)  # fmt: skip
-            ev = kept(ev, later_p) + pay[P_KONG_DISCARD] * pay[P_KONG_PAID_X100] / 100.0 - later
+            ev += pay[P_KONG_DISCARD] * pay[P_KONG_PAID_X100] / 100.0 - later
         else:
             ev = -np.inf
             for d in range(34):
@@ -714,7 +781,7 @@ def expert_response(i, hand, hi, sets, nm, wilds, legal, t, vis, wild, ex, X, VW
                 B[0, d] -= 1
                 v = hand_value(B, 0, sets - 1, nm + 1, wilds, vis, i, wild, ex, i, Y, VW, ctx, sc, pay, rules, MK,
                                MT, E, T, W, W3, B, R, found, scratch, Q, M)  # fmt: skip
-                ev = max(ev, kept(pushed(E[4] * v, E), P[d]) - D[d])
+                ev = max(ev, pushed(E[4] * v, E) - D[d])
         if ev > best + CLAIM_EPS:
             choice, best = action, ev
     return choice
@@ -739,14 +806,14 @@ def expert_kernel(hand, sets_needed, meld_count, exposed, discards, visible, wal
     MT = np.zeros(8, np.int8)
     VW = np.zeros(34, np.float64)
     D = np.zeros(34, np.float64)
-    P = np.zeros(34, np.float64)
     RB = np.zeros(34, np.float64)
     S = np.zeros(34, np.float64)
     V = np.zeros(34, np.float64)
     E = np.zeros(76, np.float64)  # scalars 0..7 (see row_outlook), 8..71 speed scratch, 72..75
     X = np.zeros(6, np.int64)
     ctx = np.zeros(3, np.int64)
-    M = (np.zeros(READY_CACHE, np.int64), np.zeros((READY_CACHE, 3), np.float64), np.ones(1, np.int64))
+    M = (np.zeros(READY_CACHE, np.int64), np.zeros((READY_CACHE, 3), np.float64), np.ones(1, np.int64),
+         np.zeros(MAX_WINNERS + 1, np.float64))
     E[4] = max(params[0], 0.0)
     E[5] = params[1]
     E[73] = params[2]  # plan_rate
@@ -778,7 +845,7 @@ def expert_kernel(hand, sets_needed, meld_count, exposed, discards, visible, wal
             for t in range(34):
                 if wild[i, t]:
                     VW[t] = 0.0  # a wild is no honour of its own (C-J1)
-        hazard, E[6] = danger_table(i, meld_count, exposed, discards, visible, wall_left, rules, pay, D, P, S, RB)
+        hazard, E[6] = danger_table(i, meld_count, exposed, discards, visible, wall_left, rules, pay, D, S, RB)
         row_outlook(i, wall_left, visible, hazard, pay, E)
         drawn = 0.0  # E[72]: the danger of discarding a random unseen tile (the risk of each later discard)
         weight = 0.0
@@ -796,17 +863,17 @@ def expert_kernel(hand, sets_needed, meld_count, exposed, discards, visible, wal
                 a = wild_turn(i, G, wild, legal, rng)
                 if a < 0:
                     a = expert_turn(i, G, 0, sets, nm, n_wild, legal, rng, visible, wild, exposed, X, VW, ctx, sc,
-                                    pay, rules, MK, MT, E, D, P, RB, T, W, W2, W3, B, R, found, scratch, Q, V, M)  # fmt: skip
+                                    pay, rules, MK, MT, E, D, RB, T, W, W2, W3, B, R, found, scratch, Q, V, M)  # fmt: skip
             else:
                 a = expert_turn(i, hand, i, sets, nm, 0, legal, rng, visible, wild, exposed, X, VW, ctx, sc, pay,
-                                rules, MK, MT, E, D, P, RB, T, W, W2, W3, B, R, found, scratch, Q, V, M)  # fmt: skip
+                                rules, MK, MT, E, D, RB, T, W, W2, W3, B, R, found, scratch, Q, V, M)  # fmt: skip
         elif decision[i] == RESPONSE:
             if wilds:
                 a = expert_response(i, G, 0, sets, nm, n_wild, legal, target[i], visible, wild, exposed, X, VW, ctx,
-                                    sc, pay, rules, MK, MT, E, D, P, T, W, W2, W3, B, C, R, found, scratch, Q, M)  # fmt: skip
+                                    sc, pay, rules, MK, MT, E, D, T, W, W2, W3, B, C, R, found, scratch, Q, M)  # fmt: skip
             else:
                 a = expert_response(i, hand, i, sets, nm, 0, legal, target[i], visible, wild, exposed, X, VW, ctx, sc,
-                                    pay, rules, MK, MT, E, D, P, T, W, W2, W3, B, C, R, found, scratch, Q, M)  # fmt: skip
+                                    pay, rules, MK, MT, E, D, T, W, W2, W3, B, C, R, found, scratch, Q, M)  # fmt: skip
         else:
             a = WIN if legal[i, WIN] else PASS  # robbing a kong is paid as a self-draw
         out[i] = checked(legal, i, a, rng)
@@ -871,9 +938,10 @@ def act(obs, legal, rng, params, rules):
 # caution 0.3 / 0.6 cut the expert's deal-ins per hand from 0.186 to 0.183 / 0.178 on those 鸡平胡 walls but
 # lowered its EV (+0.032, -0.001); on jipinghu_5fan caution 1 cut them from 0.197 to 0.175 at +0.185 against
 # +0.258 — so it is off by default, a player type to seat (the default panel's expert-cautious).
-# With the danger refitted to logged play and a deal-in counted as losing the hand too (5,000 walls, against
-# efficiency): deal-ins per hand 0.186 -> 0.178 on 鸡平胡 (EV +0.044 -> +0.011, within the +-0.06 noise),
-# 0.194 -> 0.179 on jipinghu_5fan (+0.31 -> +0.24, +-0.15), 0.183 -> 0.176 on tuidaohu_dianpao (+0.145 -> +0.168).
+# Counting a deal-in as losing the hand as well as the payment ((1 - deal-in chance) x the hand's worth) was
+# tried with the refitted danger and dropped: four experts on jipinghu_5fan_min3 drew 24.2% of hands against
+# 17.6% without it, at the balanced table the expert fell 0.8 points a hand behind value there (0.7 ahead
+# without), and against efficiency on 5,000 鸡平胡 walls it had +0.011 against +0.036 without.
 DEFAULTS = {"aggression": 8.0, "depth": 1.0, "plan_rate": 0.8, "first_cap": 20.0, "caution": 0.0}
 PARAMS = tuple(DEFAULTS)
 POLICY = Policy(
