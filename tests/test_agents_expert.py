@@ -282,6 +282,7 @@ def test_expert_actions_do_not_depend_on_the_batch_a_row_is_in():
         ("jipinghu_5fan_min3", ("123m", "789m"), True),  # a flush in view (混一色 3)
         ("jipinghu_5fan_min3", ("111m", "555p"), True),  # all pungs in view (碰碰胡 3)
         ("jipinghu_5fan_min3", ("123m", "456p", "777z"), False),  # 中 pung 1 + 平胡 1 = 2 < 3
+        ("jipinghu_5fan_min3", ("123m", "456p", "777z", "111z"), True),  # and 东, if it is the seat's: 3
         ("jipinghu_5fan_min1", ("123m", "456p"), True),  # 平胡 (1) still reaches a minimum of 1
         ("jipinghu", ("123m", "456p"), True),  # no minimum
     ],

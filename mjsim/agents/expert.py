@@ -565,19 +565,19 @@ def may_win_on_discard(i, r, exposed, meld_count, rules):
             continue
         if t >= 27:
             honours = True
-            if n >= 3 and t >= 31:
-                valued += 1
+            if n >= 3:
+                valued += rules[RULE_DRAGON] if t >= 31 else rules[RULE_WIND]  # a wind pung: if it is the seat's
             continue
         if suit >= 0 and t // 9 != suit:
             one_suit = False
         suit = t // 9
         if n == 1 or n == 2:  # a chow's tile (a pung or kong shows three or four)
             chow = True
-    fan = 1 + valued * rules[RULE_DRAGON]  # 平胡 or a chicken hand's one, plus the valued pungs in view
+    fan = 1 + valued  # 平胡 or a chicken hand's one, plus the valued pungs in view
     if one_suit:
         fan += rules[RULE_HALF_FLUSH] if honours else max(rules[RULE_HALF_FLUSH], rules[RULE_FULL_FLUSH])
     if not chow:
-        fan += rules[RULE_ALL_PUNGS] + rules[RULE_WIND]
+        fan += rules[RULE_ALL_PUNGS]
     return fan >= min_fan
 
 
