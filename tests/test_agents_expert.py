@@ -76,8 +76,10 @@ def test_c_p6_a_cautious_expert_folds_a_one_away_hand_that_the_plain_expert_push
     show(obs, 2, river=("7z", "1s"))
     for seed in range(4):
         assert act("expert", obs, turn_legal(obs), rules, seed)[0] == DISCARD + tile("9p")
-        assert act("expert:caution=4", obs, turn_legal(obs), rules, seed)[0] in (DISCARD + tile("2m"),
-                                                                                  DISCARD + tile("5m"))
+        assert act("expert:caution=4", obs, turn_legal(obs), rules, seed)[0] in (
+            DISCARD + tile("2m"),
+            DISCARD + tile("5m"),
+        )
 
 
 def test_tdh_v3_expert_passes_a_discard_win_early_for_a_self_draw_worth_six_times():

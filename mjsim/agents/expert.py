@@ -812,8 +812,12 @@ def expert_kernel(hand, sets_needed, meld_count, exposed, discards, visible, wal
     E = np.zeros(76, np.float64)  # scalars 0..7 (see row_outlook), 8..71 speed scratch, 72..75
     X = np.zeros(6, np.int64)
     ctx = np.zeros(3, np.int64)
-    M = (np.zeros(READY_CACHE, np.int64), np.zeros((READY_CACHE, 3), np.float64), np.ones(1, np.int64),
-         np.zeros(MAX_WINNERS + 1, np.float64))
+    M = (
+        np.zeros(READY_CACHE, np.int64),
+        np.zeros((READY_CACHE, 3), np.float64),
+        np.ones(1, np.int64),
+        np.zeros(MAX_WINNERS + 1, np.float64),
+    )
     E[4] = max(params[0], 0.0)
     E[5] = params[1]
     E[73] = params[2]  # plan_rate

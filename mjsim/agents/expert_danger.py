@@ -62,8 +62,7 @@ def ready_probability(n_discards, melds):
     six discards with no set out, 40% after twelve; 60% after six with three sets out)."""
     if melds >= 4:
         return 1.0  # a last single tile always waits on itself
-    x = (READY_BASE + READY_PER_DISCARD * n_discards + READY_EARLY_DISCARD * min(n_discards, 6)
-         + READY_SETS[melds])
+    x = READY_BASE + READY_PER_DISCARD * n_discards + READY_EARLY_DISCARD * min(n_discards, 6) + READY_SETS[melds]
     return 1.0 / (1.0 + math.exp(-x))
 
 
