@@ -199,21 +199,21 @@ def realism(preset, policy, walls, seed):
 
 
 def _speed_part(args):
-    preset, first, end = args
+    preset, first, end, spec = args
     import mjsim
     from mjsim.sim.runner import play_sessions, seat_policies
 
-    return sum(len(part["hand_id"]) for part in play_sessions(mjsim.ruleset(preset), seat_policies("expert"), seed=3,
+    return sum(len(part["hand_id"]) for part in play_sessions(mjsim.ruleset(preset), seat_policies(spec), seed=3,
                                                                first_session=first, end_session=end, tables=256))  # fmt: skip
 
 
-def expert_speed(preset, hands):
+def expert_speed(preset, hands, spec):
     """Hands per second of four expert seats on 2 worker processes (after a warm-up in each)."""
     ctx = multiprocessing.get_context("fork")
     with ctx.Pool(2) as pool:
-        pool.map(_speed_part, [(preset, 0, 4), (preset, 4, 8)])  # compile / load the kernels
+        pool.map(_speed_part, [(preset, 0, 4, spec), (preset, 4, 8, spec)])  # compile / load the kernels
         start = time.perf_counter()
-        done = sum(pool.map(_speed_part, [(preset, 0, hands // 2), (preset, hands // 2, hands)]))
+        done = sum(pool.map(_speed_part, [(preset, 0, hands // 2, spec), (preset, hands // 2, hands, spec)]))
         return done / (time.perf_counter() - start)
 
 
@@ -258,7 +258,12 @@ def main():
     parser.add_argument("--speed-hands", type=int, default=400)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--skip", default="", help="comma list of parts to skip: balanced,positions,realism,speed")
+    parser.add_argument("--expert", default="expert", help="the expert seat's spec (e.g. expert:aggression=4)")
     args = parser.parse_args()
+    global TABLE
+    if not args.expert.split(":")[0] == "expert":
+        parser.error(f"--expert must be an expert spec (expert or expert:name=value,...), got {args.expert!r}")
+    TABLE = (args.expert, *TABLE[1:])
     presets = [p for p in args.presets.split(",") if p]
     skip = set(args.skip.split(","))
     if "balanced" not in skip:
@@ -277,7 +282,7 @@ def main():
                 if not mjsim_ruleset(preset).discard_win:  # only robbed kongs are dealt in: no ratio to judge
                     print(f"{preset:22} no discard wins: deal-in ratio not applicable; {speed}", flush=True)
                     continue
-                ratio = dealt["expert"] / dealt["efficiency"] if dealt["efficiency"] else float("nan")
+                ratio = dealt[TABLE[0]] / dealt["efficiency"] if dealt["efficiency"] else float("nan")
                 print(f"{preset:22} deal-in expert / efficiency {ratio:.2f} (target <= 0.75); {speed}", flush=True)
     if "positions" not in skip:
         print(f"\n# replayed positions: deal-in per discard while an opponent is really ready, {args.position_walls} "
@@ -290,7 +295,7 @@ def main():
                     continue
                 rates = position_rates(preset, args.position_walls, args.seed, pool)
                 shown = "  ".join(f"{p} {rate:.3%} of {n:,}" for p, (n, rate) in rates.items())
-                ratio = rates["expert"][1] / rates["efficiency"][1]
+                ratio = rates[TABLE[0]][1] / rates["efficiency"][1]
                 print(f"{preset:22} {shown}  expert / efficiency {ratio:.2f}", flush=True)
     if "realism" not in skip:
         print(f"\n# four seats of one policy, {args.walls} walls (human riichi reference: win {HUMAN['win']}, "
@@ -298,7 +303,7 @@ def main():
         print(f"{'preset':22} {'policy':11} {'drawn':>6} {'win':>6} {'deal-in':>8} {'self-draw':>9} {'清一色':>7} "
               f"{'混一色':>7} {'碰碰胡':>7}")  # fmt: skip
         for preset in presets:
-            for policy in ("expert", "efficiency"):
+            for policy in (TABLE[0], "efficiency"):
                 r = realism(preset, policy, args.walls, args.seed)
                 print(f"{preset:22} {policy:11} {r['drawn']:6.1%} {r['win']:6.3f} {r['deal_in']:8.3f} "
                       f"{r['self_draw']:9.1%} {r['full_flush']:7.2%} {r['half_flush']:7.2%} {r['all_pungs']:7.2%}",
@@ -306,7 +311,8 @@ def main():
     if "speed" not in skip:
         print("\n# speed")
         for preset in presets[:2]:
-            print(f"expert x4, 2 workers, {preset}: {expert_speed(preset, args.speed_hands):,.0f} hands/s", flush=True)
+            print(f"{TABLE[0]} x4, 2 workers, {preset}: {expert_speed(preset, args.speed_hands, TABLE[0]):,.0f} hands/s",
+                  flush=True)  # fmt: skip
         try:
             reference = riichienv_speed(200)
         except Exception as error:  # an API this script does not know: say so, keep the other figures

@@ -16,6 +16,7 @@ from mjsim.agents.expert_speed import chain_chance, one_away_chance, ready_chanc
 from mjsim.sim.constants import DISCARD, PASS, RESPONSE, WIN
 from mjsim.sim.observation import policy_rules
 from mjsim.sim.runner import play_sessions, seat_policies
+from mjsim.tiles import parse_counts
 
 PRESETS = ("jipinghu", "jipinghu_5fan", "jipinghu_5fan_min3", "tuidaohu", "tuidaohu_dianpao", "tuidaohu_ghost")
 
@@ -294,3 +295,45 @@ def test_jph_p4_an_opponent_short_of_the_minimum_fan_on_a_discard_takes_no_disca
     obs = observe("")
     show(obs, 1, melds=melds)
     assert may_win_on_discard(0, 1, obs.exposed, obs.meld_count, rules_array(rules)) == may
+
+
+def test_wait_cache_key_tells_apart_seat_round_melds_wilds_and_wild_kinds():
+    # the waits' points depend on all of these (a wind pung's fan, the melds' patterns, a ghost's kind), so two
+    # hands alike in their concealed tiles but not in one of them must never share a cached entry
+    from mjsim.agents.expert import hand_key
+    from mjsim.sim.constants import MELD_CHOW, MELD_PUNG
+
+    H = np.zeros((1, 34), np.int8)
+    H[0, :] = parse_counts("123m456p789s1z")[:34]
+    MK = np.array([MELD_PUNG, MELD_CHOW, 0, 0, 0, 0, 0, 0], np.int8)
+    MT = np.array([tile("5s"), tile("1m"), 0, 0, 0, 0, 0, 0], np.int8)
+    no_wild = np.zeros((1, 34), bool)
+    ghost = no_wild.copy()
+    ghost[0, tile("5z")] = True
+
+    def key(seat=0, round_wind=0, nm=1, wilds=0, wild=no_wild, melds=MK):
+        return hand_key(H, 0, wilds, 0, wild, np.array([0, seat, round_wind], np.int64), melds, MT, nm)
+
+    base = key()
+    other_meld = MK.copy()
+    other_meld[0] = MELD_CHOW
+    variants = [key(seat=1), key(round_wind=2), key(nm=2), key(nm=0), key(wilds=1), key(wild=ghost),
+                key(melds=other_meld)]  # fmt: skip
+    assert base == key()
+    assert len({base, *variants}) == 1 + len(variants)
+
+
+@pytest.mark.parametrize("preset", ["jipinghu", "tuidaohu_ghost"])
+def test_expert_actions_do_not_depend_on_what_the_wait_cache_remembers(preset, monkeypatch):
+    # the cache of ready hands' waits lives across decisions: a row's action must be the same with a cold
+    # one-slot cache (always scored afresh) as with a cache warmed by other tables, seats and melds
+    import mjsim.agents.expert as expert
+
+    specs = ["expert"] * 4
+    monkeypatch.setattr(expert, "wait_cache", lambda ruleset: expert.new_wait_cache(1))
+    cold = play(preset, specs, hands=24, seed=11)
+    monkeypatch.undo()
+    play(preset, specs, hands=24, seed=12)  # other walls first: the shared cache holds their hands
+    warm = play(preset, specs, hands=24, seed=11)
+    assert np.array_equal(np.array(warm["net"]), np.array(cold["net"]))
+    assert [list(w) for w in warm["winners"]] == [list(w) for w in cold["winners"]]

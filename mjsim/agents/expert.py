@@ -224,23 +224,21 @@ def fan_points(fan, mix, pay):
 
 
 @njit(cache=True)
-def tenpai_stats(H, hi, sets, wilds, vis, vi, wild, forms, special, ctx, sc, pay, MK, MT, nm, T, W, R, found, scratch):
-    """(winning tiles unseen, sum of their self-draw points, sum of their discard-win points) of the ready
-    ``H[hi]`` (non-wild tiles; ``wilds`` wild tiles held); analyses ``W``; ``R`` is the scorer's scratch hand."""
+def wait_scores(H, hi, sets, wilds, vi, wild, forms, special, ctx, sc, pay, MK, MT, nm, T, W, R, found, scratch,
+                kinds, points):  # fmt: skip
+    """The winning kinds of the ready ``H[hi]`` (non-wild tiles; ``wilds`` wild tiles held) and what each pays,
+    whatever is seen: ``kinds[:n]``, ``points[j]`` = (self-draw, discard win) points of ``kinds[j]``, and
+    ``points[-1]`` those of a drawn wild (0 without one); returns ``n``.  Analyses ``W``; ``R`` is the
+    scorer's scratch hand."""
     analyse(H, hi, sets, T, W)
     counts = special_counts(W)
-    total = 0.0
-    v_self = 0.0
-    v_ron = 0.0
-    unseen_wild = 0
+    n = 0
     a_wild = -1
     for k in range(34):
         if wild[vi, k]:
-            unseen_wild += max(0, 4 - vis[vi, k])
             a_wild = k
             continue
-        u = 4 - vis[vi, k]
-        if u <= 0 or H[hi, k] >= 4:
+        if H[hi, k] >= 4:
             continue
         c = k // 9
         complete = close_tab(T, W[R_INFO, c] + WEIGHT[k], W, S_OTH + c) <= wilds
@@ -254,57 +252,121 @@ def tenpai_stats(H, hi, sets, wilds, vis, vi, wild, forms, special, ctx, sc, pay
         s = win_points(R, wilds, k, True, ctx, sc, pay, MK, MT, nm, found, scratch)
         if s <= 0.0:
             continue
-        total += u
-        v_self += u * s
-        v_ron += u * win_points(R, wilds, k, False, ctx, sc, pay, MK, MT, nm, found, scratch)
-    if unseen_wild > 0:  # a drawn wild completes any ready hand
+        kinds[n] = k
+        points[n, 0] = s
+        points[n, 1] = win_points(R, wilds, k, False, ctx, sc, pay, MK, MT, nm, found, scratch)
+        n += 1
+    last = points.shape[0] - 1
+    points[last, 0] = 0.0
+    points[last, 1] = 0.0
+    if a_wild >= 0:  # a drawn wild completes any ready hand
         for t in range(34):
             R[t] = H[hi, t]
         s = win_points(R, wilds + 1, a_wild, True, ctx, sc, pay, MK, MT, nm, found, scratch)
         if s > 0.0:
-            total += unseen_wild
-            v_self += unseen_wild * s
-            v_ron += unseen_wild * win_points(R, wilds + 1, a_wild, False, ctx, sc, pay, MK, MT, nm, found, scratch)
-    return total, v_self, v_ron
-
-
-# The ready-hand cache of one decision batch (:func:`ready_stats`; the kernel's ``M``: keys, values, context
-# number, and the one-away chances of the hand being valued): slots (a power of two), and its Zobrist keys,
-# one random 64-bit number per kind and one per context (what is seen, the melds and the wilds)
-READY_CACHE = 4096
-ZOBRIST = np.random.default_rng(20261202).integers(1, 2**62, 35, dtype=np.int64)
+            points[last, 0] = s
+            points[last, 1] = win_points(R, wilds + 1, a_wild, False, ctx, sc, pay, MK, MT, nm, found, scratch)
+    return n
 
 
 @njit(cache=True)
-def new_context(M):
-    """Forget every cached ready hand (their values assumed the old visible tiles, melds and wilds)."""
-    M[2][0] += 1
+def seen_stats(n, kinds, points, vis, vi, wild):
+    """(winning tiles unseen, sum of their self-draw points, sum of their discard-win points) of a ready hand
+    whose waits :func:`wait_scores` gave, with what this player sees now."""
+    total = 0.0
+    v_self = 0.0
+    v_ron = 0.0
+    for j in range(n):
+        u = max(0, 4 - vis[vi, kinds[j]])
+        total += u
+        v_self += u * points[j, 0]
+        v_ron += u * points[j, 1]
+    last = points.shape[0] - 1
+    if points[last, 0] > 0.0:
+        unseen_wild = 0
+        for k in range(34):
+            if wild[vi, k]:
+                unseen_wild += max(0, 4 - vis[vi, k])
+        if unseen_wild > 0:
+            total += unseen_wild
+            v_self += unseen_wild * points[last, 0]
+            v_ron += unseen_wild * points[last, 1]
+    return total, v_self, v_ron
+
+
+# The waits of ready hands, remembered across decisions (a one-away or ready hand meets the same ready hands
+# turn after turn, and scoring them is most of a decision's work): one cache per ruleset and process
+# (:func:`wait_cache`), slots a power of two, each with the hand's key and up to WAIT_SLOT_KINDS waits.
+# The key is a Zobrist hash of everything the waits' points depend on besides the ruleset: the concealed
+# tiles, the melds, seat and round wind, the wild tiles held and which kinds are wild.
+WAIT_SLOTS = 1 << 17
+WAIT_SLOT_KINDS = 14  # thirteen orphans waits on 13; a hand with more (wilds) is scored afresh each time
+Z_MELD = 34  # offsets into ZOBRIST: melds (kind x 34 + tile), seat, round wind, wilds held, wild kinds
+Z_SEAT = Z_MELD + 5 * 34
+Z_ROUND = Z_SEAT + 4
+Z_WILDS = Z_ROUND + 4
+Z_WILD_KIND = Z_WILDS + 16
+ZOBRIST = np.random.default_rng(20261202).integers(1, 2**62, Z_WILD_KIND + 34, dtype=np.int64)
+
+
+def new_wait_cache(slots=WAIT_SLOTS):
+    """An empty wait cache of ``slots`` slots (a power of two): keys, wait counts (-1: empty), waits, points."""
+    if slots < 1 or slots & (slots - 1):
+        raise ValueError(f"wait cache slots must be a power of two, got {slots}")
+    return (
+        np.zeros(slots, np.int64),
+        np.full(slots, -1, np.int8),
+        np.zeros((slots, WAIT_SLOT_KINDS), np.int8),
+        np.zeros((slots, WAIT_SLOT_KINDS + 1, 2), np.float64),
+    )
+
+
+@lru_cache(maxsize=4)
+def wait_cache(ruleset):
+    """This process's wait cache for ``ruleset`` (the points are the ruleset's)."""
+    return new_wait_cache()
+
+
+@njit(cache=True)
+def hand_key(H, hi, wilds, vi, wild, ctx, MK, MT, nm):
+    """Zobrist key of the ready hand ``H[hi]`` with its melds, winds and wilds (see ``ZOBRIST``)."""
+    key = ZOBRIST[Z_SEAT + (ctx[1] & 3)] + ZOBRIST[Z_ROUND + (ctx[2] & 3)] + ZOBRIST[Z_WILDS + min(wilds, 15)]
+    for t in range(34):
+        key += H[hi, t] * ZOBRIST[t]
+        if wild[vi, t]:
+            key += ZOBRIST[Z_WILD_KIND + t]
+    for m in range(nm):
+        key += ZOBRIST[Z_MELD + MK[m] * 34 + MT[m]]
+    return key
 
 
 @njit(cache=True)
 def ready_stats(H, hi, sets, wilds, vis, vi, wild, forms, special, ctx, sc, pay, MK, MT, nm, T, W, R, found, scratch,
                 M):  # fmt: skip
-    """:func:`tenpai_stats`, remembered per context: one decision values the same ready hand many times (a
-    one-away hand discarding t and later d reaches the hand that discards d and later t)."""
-    keys, values, context = M[0], M[1], M[2]
-    key = context[0] * ZOBRIST[34]
-    for t in range(34):
-        key += H[hi, t] * ZOBRIST[t]
+    """(winning tiles unseen, sum of their self-draw points, sum of their discard-win points) of the ready
+    ``H[hi]``, its waits scored once (``M``: the wait cache, then scratch waits and points)."""
+    keys, count, kinds, points, spare_kinds, spare_points = M[0], M[1], M[2], M[3], M[4], M[5]
+    key = hand_key(H, hi, wilds, vi, wild, ctx, MK, MT, nm)
     slot = (key ^ (key >> 29)) & (keys.size - 1)
-    if keys[slot] == key:
-        return values[slot, 0], values[slot, 1], values[slot, 2]
-    A, v_self, v_ron = tenpai_stats(H, hi, sets, wilds, vis, vi, wild, forms, special, ctx, sc, pay, MK, MT, nm, T,
-                                    W, R, found, scratch)  # fmt: skip
-    keys[slot] = key
-    values[slot, 0] = A
-    values[slot, 1] = v_self
-    values[slot, 2] = v_ron
-    return A, v_self, v_ron
+    if keys[slot] == key and count[slot] >= 0:
+        return seen_stats(count[slot], kinds[slot], points[slot], vis, vi, wild)
+    n = wait_scores(H, hi, sets, wilds, vi, wild, forms, special, ctx, sc, pay, MK, MT, nm, T, W, R, found, scratch,
+                    spare_kinds, spare_points)  # fmt: skip
+    if n <= WAIT_SLOT_KINDS:
+        keys[slot] = key
+        count[slot] = n
+        for j in range(n):
+            kinds[slot, j] = spare_kinds[j]
+            points[slot, j, 0] = spare_points[j, 0]
+            points[slot, j, 1] = spare_points[j, 1]
+        points[slot, WAIT_SLOT_KINDS, 0] = spare_points[34, 0]
+        points[slot, WAIT_SLOT_KINDS, 1] = spare_points[34, 1]
+    return seen_stats(n, spare_kinds, spare_points, vis, vi, wild)
 
 
 @njit(cache=True)
 def ready_value(A, v_self, v_ron, E):
-    """Expected points of a ready hand from :func:`tenpai_stats`: chance of winning x mean value."""
+    """Expected points of a ready hand from :func:`ready_stats`: chance of winning x mean value."""
     if A <= 0:
         return 0.0
     mix = E[2]
@@ -370,7 +432,7 @@ def hand_value(H, hi, sets, nm, wilds, vis, vi, wild, ex, ei, X, VW, ctx, sc, pa
     if exact:
         total = 0.0
         # the chance depends on the ready hand only through its winning tiles: one per count, for this hand
-        chances = M[3]
+        chances = M[6]
         chances[:] = -1.0
         for e in range(n_up):
             k = Q[0, e]
@@ -718,7 +780,6 @@ def expert_response(i, hand, hi, sets, nm, wilds, legal, t, vis, wild, ex, X, VW
     shown = vis[i, t]
     if legal[i, WIN]:
         vis[i, t] = 4  # a passed win shuts out that kind's discard wins (漏胡 / 过手): wait without its copies
-        new_context(M)
     wait = hand_value(hand, hi, sets, nm, wilds, vis, i, wild, ex, i, X, VW, ctx, sc, pay, rules, MK, MT, E, T, W,
                       W3, B, R, found, scratch, Q, M)  # fmt: skip
     vis[i, t] = shown
@@ -756,7 +817,6 @@ def expert_response(i, hand, hi, sets, nm, wilds, legal, t, vis, wild, ex, X, VW
             continue
         MK[nm] = kind
         MT[nm] = tile
-        new_context(M)
         Y = X.copy()
         Y[3] = 0  # no longer concealed
         Y[4] = 0
@@ -789,7 +849,7 @@ def expert_response(i, hand, hi, sets, nm, wilds, legal, t, vis, wild, ex, X, VW
 
 @njit(cache=True)
 def expert_kernel(hand, sets_needed, meld_count, exposed, discards, visible, wall_left, seat_offset, round_wind,
-                  decision, target, wild, any_wild, legal, rng, params, rules, pay, sc, T, out):  # fmt: skip
+                  decision, target, wild, any_wild, legal, rng, params, rules, pay, sc, T, cache, out):  # fmt: skip
     """Fill ``out`` with the expert action of every row (``params``: aggression, depth, plan_rate, first_cap,
     caution)."""
     W = new_work()
@@ -813,9 +873,12 @@ def expert_kernel(hand, sets_needed, meld_count, exposed, discards, visible, wal
     X = np.zeros(6, np.int64)
     ctx = np.zeros(3, np.int64)
     M = (
-        np.zeros(READY_CACHE, np.int64),
-        np.zeros((READY_CACHE, 3), np.float64),
-        np.ones(1, np.int64),
+        cache[0],
+        cache[1],
+        cache[2],
+        cache[3],
+        np.zeros(34, np.int8),
+        np.zeros((35, 2), np.float64),
         np.zeros(MAX_WINNERS + 1, np.float64),
     )
     E[4] = max(params[0], 0.0)
@@ -825,7 +888,6 @@ def expert_kernel(hand, sets_needed, meld_count, exposed, discards, visible, wal
     caution = params[4]
     ctx[0] = rules[RULE_FORMS]
     for i in range(out.size):
-        new_context(M)
         sets = clamp_sets(sets_needed, i)
         melds = meld_count[i, 0]
         ctx[1] = seat_offset[i]
@@ -929,7 +991,7 @@ def act(obs, legal, rng, params, rules):
         obs.hand, obs.sets_needed, obs.meld_count, obs.exposed, obs.discards, obs.visible, obs.wall_left,
         obs.seat_offset, obs.round_wind, obs.decision, obs.target, obs.wild, bool(obs.wild.any()), legal, rng,
         param_array(params, PARAMS, "expert"), rules_array(rules), pay_facts(ruleset), compiled_scoring(ruleset),
-        joint_partial_table(), out,
+        joint_partial_table(), wait_cache(ruleset), out,
     )  # fmt: skip
     return out
 
