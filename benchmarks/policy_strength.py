@@ -187,7 +187,19 @@ def realism(preset, policy, walls, seed):
     n = max(1, len(wins))
     drawn = sum(1 for w in cols["winners"] if len(w) == 0) / hands
     dealt = sum(deal_ins(cols, s) for s in range(4)) / (4 * hands)
+    # what a deal-in costs beside what the same win costs a loser when it is self-drawn: where the discarder
+    # pays no more than a share, folding saves little (the opponent may self-draw instead)
+    discarder_net, loser_net = [], []
+    for h, (winners, kinds, discarder) in enumerate(zip(cols["winners"], cols["win_kind"], cols["discarder"])):
+        if len(winners) != 1:
+            continue
+        if kinds[0] == "discard":
+            discarder_net.append(cols["net"][h, discarder])
+        elif kinds[0] == "self_draw":
+            loser_net.extend(cols["net"][h, s] for s in range(4) if s != winners[0])
     return {
+        "deal_in_cost": -float(np.mean(discarder_net)) if discarder_net else float("nan"),
+        "self_draw_cost": -float(np.mean(loser_net)) if loser_net else float("nan"),
         "drawn": drawn,
         "win": len(wins) / (4 * hands),
         "deal_in": dealt,
@@ -301,12 +313,13 @@ def main():
         print(f"\n# four seats of one policy, {args.walls} walls (human riichi reference: win {HUMAN['win']}, "
               f"deal-in {HUMAN['deal_in']} per player-hand, 清一色 {HUMAN['full_flush_share']:.2%} of wins)")  # fmt: skip
         print(f"{'preset':22} {'policy':11} {'drawn':>6} {'win':>6} {'deal-in':>8} {'self-draw':>9} {'清一色':>7} "
-              f"{'混一色':>7} {'碰碰胡':>7}")  # fmt: skip
+              f"{'混一色':>7} {'碰碰胡':>7} {'deal-in pays':>12} {'self-draw, each loser pays':>26}")  # fmt: skip
         for preset in presets:
             for policy in (TABLE[0], "efficiency"):
                 r = realism(preset, policy, args.walls, args.seed)
                 print(f"{preset:22} {policy:11} {r['drawn']:6.1%} {r['win']:6.3f} {r['deal_in']:8.3f} "
-                      f"{r['self_draw']:9.1%} {r['full_flush']:7.2%} {r['half_flush']:7.2%} {r['all_pungs']:7.2%}",
+                      f"{r['self_draw']:9.1%} {r['full_flush']:7.2%} {r['half_flush']:7.2%} {r['all_pungs']:7.2%} "
+                      f"{r['deal_in_cost']:12.2f} {r['self_draw_cost']:26.2f}",
                       flush=True)  # fmt: skip
     if "speed" not in skip:
         print("\n# speed")
