@@ -337,3 +337,25 @@ def test_expert_actions_do_not_depend_on_what_the_wait_cache_remembers(preset, m
     warm = play(preset, specs, hands=24, seed=11)
     assert np.array_equal(np.array(warm["net"]), np.array(cold["net"]))
     assert [list(w) for w in warm["winners"]] == [list(w) for w in cold["winners"]]
+
+
+@pytest.mark.parametrize(("minimum", "reach"), [(0, 1.0), (1, 0.99), (3, 0.03)])
+def test_jph_p4_a_concealed_opponent_threatens_a_discard_win_only_as_often_as_it_reaches_the_minimum(minimum, reach):
+    # JPH-P4: a discard wins only with the minimum fan; measured on logged play, a concealed ready hand makes
+    # 1 fan on a discard 99% of the time and 3 fan 3%.  So a concealed opponent's danger for a tile is that
+    # share of the danger it would carry with no minimum, times what its hand pays at the minimum (2**fan)
+    from mjsim.agents.expert import danger_table, pay_facts
+
+    def danger(ruleset):
+        obs = observe("123m456p789s1122z", wall_left=40)
+        show(obs, 1, river=("9m", "1p", "2s", "7z", "6z", "5z", "4z", "9p"))
+        D, S, RB = np.zeros(34), np.zeros(34), np.zeros(34)
+        danger_table(0, obs.meld_count, obs.exposed, obs.discards, obs.visible, obs.wall_left,
+                     rules_array(policy_rules(ruleset)), pay_facts(ruleset), D, S, RB)  # fmt: skip
+        return D[tile("5m")]
+
+    base = danger(mjsim.ruleset("jipinghu_5fan", min_fan=0))
+    assert base > 0
+    assert danger(mjsim.ruleset("jipinghu_5fan", min_fan=minimum)) == pytest.approx(
+        base * reach * 2.0 ** max(1, minimum) / 2.0
+    )
