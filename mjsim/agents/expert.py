@@ -866,7 +866,7 @@ def expert_response(i, hand, hi, sets, nm, wilds, legal, t, vis, wild, ex, X, VW
 def expert_kernel(hand, sets_needed, meld_count, exposed, discards, visible, wall_left, seat_offset, round_wind,
                   decision, target, wild, any_wild, legal, rng, params, rules, pay, sc, T, cache, out):  # fmt: skip
     """Fill ``out`` with the expert action of every row (``params``: aggression, depth, plan_rate, first_cap,
-    caution)."""
+    caution; ``cache``: the ruleset's wait cache, :func:`wait_cache`)."""
     W = new_work()
     W2 = new_work()
     W3 = new_work()
