@@ -246,8 +246,8 @@ def test_wait_shares_never_count_an_honour_whose_other_copies_are_visible():
 
 
 def test_expert_actions_do_not_depend_on_the_batch_a_row_is_in():
-    # one batch remembers ready-hand values between decisions of a row (never across rows): each row's action
-    # must be the same alone, in a batch, and in a batch in reverse order
+    # ready hands' waits are remembered across rows and calls: each row's action must be the same alone, in a
+    # batch, and in a batch in reverse order
     from mjsim.sim.constants import N_ACTIONS, TURN
     from mjsim.sim.observation import empty_observation, take
 

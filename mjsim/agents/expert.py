@@ -372,8 +372,9 @@ def ready_stats(H, hi, sets, wilds, vis, vi, wild, forms, special, ctx, sc, pay,
             kinds[slot, j] = spare_kinds[j]
             points[slot, j, 0] = spare_points[j, 0]
             points[slot, j, 1] = spare_points[j, 1]
-        points[slot, WAIT_SLOT_KINDS, 0] = spare_points[34, 0]
-        points[slot, WAIT_SLOT_KINDS, 1] = spare_points[34, 1]
+        wild_row = spare_points.shape[0] - 1  # a drawn wild's points, the last row of both
+        points[slot, WAIT_SLOT_KINDS, 0] = spare_points[wild_row, 0]
+        points[slot, WAIT_SLOT_KINDS, 1] = spare_points[wild_row, 1]
     return seen_stats(n, spare_kinds, spare_points, vis, vi, wild)
 
 
@@ -887,6 +888,8 @@ def expert_kernel(hand, sets_needed, meld_count, exposed, discards, visible, wal
     E = np.zeros(76, np.float64)  # scalars 0..7 (see row_outlook), 8..71 speed scratch, 72..75
     X = np.zeros(6, np.int64)
     ctx = np.zeros(3, np.int64)
+    # M: the wait cache (keys, counts, waits, points), scratch waits and points of one ready hand (a row per
+    # kind and one for a drawn wild), and the one-away chances per winning-tile count
     M = (
         cache[0],
         cache[1],
