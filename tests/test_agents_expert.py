@@ -163,12 +163,14 @@ def test_one_away_chance_improves_only_on_own_draws():
 def test_chain_with_no_stage_is_the_ready_chance():
     state = np.zeros(8)
     # every tile seen is an own draw: the ready stage is exactly ready_chance
-    assert chain_chance(60, 9, 1.0, 0, 5, 20, 20, 0.97, state, 1.5) == pytest.approx(ready_chance(60, 5, 20, 0.97))
+    assert chain_chance(60, 9, 1.0, 0, 5, 20, 20, 0.97, state, 1.5, np.zeros(64)) == pytest.approx(
+        ready_chance(60, 5, 20, 0.97)
+    )
     # a stage more is slower even with more tiles accepted now (the later stages do not depend on them)
     assert (
         0
-        < chain_chance(60, 30, 1.0, 3, 5, 20, 20, 0.97, state, 1.5)
-        < chain_chance(60, 20, 1.0, 2, 5, 20, 20, 0.97, state, 1.5)
+        < chain_chance(60, 30, 1.0, 3, 5, 20, 20, 0.97, state, 1.5, np.zeros(64))
+        < chain_chance(60, 20, 1.0, 2, 5, 20, 20, 0.97, state, 1.5, np.zeros(64))
     )
 
 
@@ -176,13 +178,29 @@ def test_chain_improves_only_on_own_draws():
     state = np.zeros(8)
     # the same 40 tiles seen, but 10 own draws instead of 40: the one improvement stage must come on one of
     # the 10 own draws (pool 80, 76, ..., 44: four tiles leave the pool per own draw), which bounds the chance
-    mine = chain_chance(80, 12, 1.0, 1, 6, 10, 40, 1.0, state, 1.5)
-    all_mine = chain_chance(80, 12, 1.0, 1, 6, 40, 40, 1.0, state, 1.5)
+    mine = chain_chance(80, 12, 1.0, 1, 6, 10, 40, 1.0, state, 1.5, np.zeros(64))
+    all_mine = chain_chance(80, 12, 1.0, 1, 6, 40, 40, 1.0, state, 1.5, np.zeros(64))
     improve_by_own_draws = 1.0 - np.prod([1.0 - 12 / (80 - 4 * j) for j in range(10)])
     assert mine < improve_by_own_draws < all_mine
     # at the ready stage every tile seen counts: 10 steps of 4 tiles ~ 40 tiles (pool 80, 6 winners)
-    ready_10 = chain_chance(80, 0, 1.0, 0, 6, 10, 40, 1.0, state, 1.5)
+    ready_10 = chain_chance(80, 0, 1.0, 0, 6, 10, 40, 1.0, state, 1.5, np.zeros(64))
     assert ready_10 == pytest.approx(ready_chance(80, 6, 40, 1.0), rel=0.03)
+
+
+def test_chain_memo_reused_or_refreshed_gives_the_fresh_chance():
+    # the memo keeps the last stage's chances between calls; a call with other arguments must refill it, and a
+    # call with the same arguments must read it back exactly (the expert's choices may not depend on call order)
+    state = np.zeros(8)
+    fresh = [chain_chance(80, 12, 1.0, s, w, o, 40, 0.98, state, 1.5, np.zeros(64)) for s, w, o in ARGS_CHAIN]
+    memo = np.zeros(64)
+    for _ in range(2):
+        kept = [chain_chance(80, 12, 1.0, s, w, o, 40, 0.98, state, 1.5, memo) for s, w, o in ARGS_CHAIN]
+        assert kept == fresh
+    too_many_draws = chain_chance(400, 12, 1.0, 2, 5, 100, 200, 0.99, state, 1.5, memo)
+    assert too_many_draws == chain_chance(400, 12, 1.0, 2, 5, 100, 200, 0.99, state, 1.5, np.zeros(64)) > 0
+
+
+ARGS_CHAIN = [(2, 5, 10), (3, 5, 10), (2, 6, 10), (2, 5, 12), (1, 5, 12), (0, 5, 12)]
 
 
 def test_wait_shares_of_a_last_single_tile_match_brute_force():

@@ -53,13 +53,14 @@ from mjsim.agents.shape import (
     special_on,
     special_shanten,
 )
+from mjsim.sim.borrowing import njit_borrowed
 from mjsim.sim.constants import DISCARD, PASS, RESPONSE, TURN, WIN
 
 LIABLE_LIMIT = 2  # JPH-S5: feeds a limit hand (fourth wind, third dragon)
 LIABLE_FOURTH_SET = 1  # JPH-S4: could complete an opponent's fourth exposed set
 
 
-@njit(cache=True)
+@njit_borrowed
 def threats(i, meld_count, wall_left, late_wall):
     """Bit r (1..3) set for each threatening opponent; all three when the wall is late."""
     bits = 0
@@ -71,7 +72,7 @@ def threats(i, meld_count, wall_left, late_wall):
     return bits
 
 
-@njit(cache=True)
+@njit_borrowed
 def liability_level(i, t, meld_count, exposed, visible, twelve_tiles):
     """How badly discarding kind ``t`` could make this player liable (0 safe .. LIABLE_LIMIT)."""
     unseen = 4 - visible[i, t]
@@ -91,7 +92,7 @@ def liability_level(i, t, meld_count, exposed, visible, twelve_tiles):
     return level
 
 
-@njit(cache=True)
+@njit_borrowed
 def safety(i, t, bits, discards, visible):
     """Larger is safer: genbutsu against each threat, then no-chance kinds, honours, terminals."""
     score = 0
@@ -112,7 +113,7 @@ def safety(i, t, bits, discards, visible):
     return score + 10 * seen
 
 
-@njit(cache=True)
+@njit_borrowed
 def mark_liability(i, hand, hi, meld_count, exposed, visible, legal, twelve_tiles, W):
     """``W[R_MASK]`` = legal discards held in ``hand[hi]`` of the lowest liability level; ``W[R_SAFE]`` =
     the levels."""
@@ -128,7 +129,7 @@ def mark_liability(i, hand, hi, meld_count, exposed, visible, legal, twelve_tile
     return low < BIG
 
 
-@njit(cache=True)
+@njit_borrowed
 def fold_discard(i, hand, hi, sets, melds, bits, discards, visible, forms, rng, T, W):
     """The safest discard in ``W[R_MASK]`` (kinds held in ``hand[hi]``), shape (shanten after it) as the
     tie-break."""
@@ -149,7 +150,7 @@ def fold_discard(i, hand, hi, sets, melds, bits, discards, visible, forms, rng, 
     return DISCARD + pick_tied(i, rng, W)
 
 
-@njit(cache=True)
+@njit_borrowed
 def turn_shanten(hand, hi, sets, melds, forms, T, W):
     """Shanten of the TURN hand ``hand[hi]`` (the best over its discards; raw units with wilds)."""
     analyse(hand, hi, sets, T, W)

@@ -74,7 +74,7 @@ from mjsim.agents.base import (
 from mjsim.agents.defensive import LIABLE_LIMIT, liability_level
 from mjsim.agents.efficiency import break_ties, chow_uses, claim_hand, clamp_sets, wild_turn, wilds_of_row
 from mjsim.agents.expert_danger import ready_probability, wait_shares
-from mjsim.agents.expert_speed import MAX_WINNERS, chain_chance, one_away_chance, ready_chance
+from mjsim.agents.expert_speed import CHAIN_MEMO, MAX_WINNERS, chain_chance, one_away_chance, ready_chance
 from mjsim.agents.legal import checked, uniform_legal
 from mjsim.agents.shape import (
     BIG,
@@ -108,6 +108,7 @@ from mjsim.agents.value import (
     pung_counts,
     valued_weights,
 )
+from mjsim.sim.borrowing import njit_borrowed
 from mjsim.sim.constants import (
     AKONG,
     CHOW_HIGH,
@@ -221,7 +222,7 @@ def win_points(real, wilds, win_tile, self_draw, ctx, sc, pay, MK, MT, nm, found
     return 3.0 * units * pay[P_SELF_MULT] if self_draw else units * pay[P_DISCARD_MULT]
 
 
-@njit(cache=True)
+@njit_borrowed
 def fan_points(fan, mix, pay):
     """Points a plan worth ``fan`` (the ``value`` policy's measure) pays, ``mix`` of it by self-draw."""
     if pay[P_FAMILY] == 0:
@@ -282,7 +283,7 @@ def wait_scores(H, hi, sets, wilds, vi, wild, forms, special, ctx, sc, pay, MK, 
     return n
 
 
-@njit(cache=True)
+@njit_borrowed
 def seen_stats(n, kinds, points, vis, vi, wild):
     """(winning tiles unseen, sum of their self-draw points, sum of their discard-win points) of a ready hand
     whose waits :func:`wait_scores` gave, with what this player sees now."""
@@ -340,7 +341,7 @@ def wait_cache(ruleset):
     return new_wait_cache()
 
 
-@njit(cache=True)
+@njit_borrowed
 def hand_key(H, hi, wilds, vi, wild, ctx, MK, MT, nm):
     """Zobrist key of the ready hand ``H[hi]`` with its melds, winds and wilds (see ``ZOBRIST``)."""
     key = ZOBRIST[Z_SEAT + (ctx[1] & 3)] + ZOBRIST[Z_ROUND + (ctx[2] & 3)] + ZOBRIST[Z_WILDS + min(wilds, 15)]
@@ -351,6 +352,19 @@ def hand_key(H, hi, wilds, vi, wild, ctx, MK, MT, nm):
     for m in range(nm):
         key += ZOBRIST[Z_MELD + MK[m] * 34 + MT[m]]
     return key
+
+
+@njit_borrowed
+def cached_stats(H, hi, wilds, vis, vi, wild, ctx, MK, MT, nm, keys, count, kinds, points):
+    """(found, winning tiles unseen, their self-draw points, their discard-win points) of the ready ``H[hi]``
+    from the wait cache (``keys`` .. ``points``, :func:`new_wait_cache`) alone: the common case, kept free
+    of reference counting (a call with the scorer's arguments counts references to each of them)."""
+    key = hand_key(H, hi, wilds, vi, wild, ctx, MK, MT, nm)
+    slot = (key ^ (key >> 29)) & (keys.size - 1)
+    if keys[slot] == key and count[slot] >= 0:
+        A, v_self, v_ron = seen_stats(count[slot], kinds[slot], points[slot], vis, vi, wild)
+        return True, A, v_self, v_ron
+    return False, 0.0, 0.0, 0.0
 
 
 @njit(cache=True)
@@ -378,7 +392,7 @@ def ready_stats(H, hi, sets, wilds, vis, vi, wild, forms, special, ctx, sc, pay,
     return seen_stats(n, spare_kinds, spare_points, vis, vi, wild)
 
 
-@njit(cache=True)
+@njit_borrowed
 def ready_value(A, v_self, v_ron, E):
     """Expected points of a ready hand from :func:`ready_stats`: chance of winning x mean value."""
     if A <= 0:
@@ -404,10 +418,13 @@ def hand_value(H, hi, sets, nm, wilds, vis, vi, wild, ex, ei, X, VW, ctx, sc, pa
     seen = int(E[1])
     mix = E[2]
     survive = E[3]
+    keys, count, kinds, points = M[0], M[1], M[2], M[3]
     if s <= 0:
-        A, v_self, v_ron = ready_stats(
-            H, hi, sets, wilds, vis, vi, wild, forms, special, ctx, sc, pay, MK, MT, nm, T, W, R, found, scratch, M
-        )
+        hit, A, v_self, v_ron = cached_stats(H, hi, wilds, vis, vi, wild, ctx, MK, MT, nm, keys, count, kinds, points)
+        if not hit:
+            A, v_self, v_ron = ready_stats(
+                H, hi, sets, wilds, vis, vi, wild, forms, special, ctx, sc, pay, MK, MT, nm, T, W, R, found, scratch, M
+            )
         return ready_value(A, v_self, v_ron, E)
     # draws that lower the shanten (ukeire); with depth 1 at one away, the exact two-stage value
     exact = s == 1 and E[5] >= 1.0
@@ -470,10 +487,13 @@ def hand_value(H, hi, sets, nm, wilds, vis, vi, wild, ex, ei, X, VW, ctx, sc, pa
                 for t in range(34):
                     B[2, t] = B[1, t]
                 B[2, d] -= 1
-                A, v_self, v_ron = ready_stats(
-                    B, 2, sets, wilds, vis, vi, wild, forms, special, ctx, sc, pay, MK, MT, nm, T, W3, R, found,
-                    scratch, M,
-                )  # fmt: skip
+                hit, A, v_self, v_ron = cached_stats(B, 2, wilds, vis, vi, wild, ctx, MK, MT, nm, keys, count, kinds,
+                                                     points)  # fmt: skip
+                if not hit:
+                    A, v_self, v_ron = ready_stats(
+                        B, 2, sets, wilds, vis, vi, wild, forms, special, ctx, sc, pay, MK, MT, nm, T, W3, R, found,
+                        scratch, M,
+                    )  # fmt: skip
                 v = mix * v_self + (1.0 - mix) * v_ron  # rate x value
                 if v > best:
                     best, best_a = v, A
@@ -489,7 +509,7 @@ def hand_value(H, hi, sets, nm, wilds, vis, vi, wild, ex, ei, X, VW, ctx, sc, pa
     honour_fan = held_honour_fan(H, hi, ex, ei, vis, vi, VW)
     plain = won_points(honour_fan, mix, concealed, pay, rules)
     own = int(seen * mix + 0.5)
-    plain_chance = chain_chance(unseen, ukeire + claim, 1.0, s, TYPICAL_WAIT, own, seen, survive, E[8:40], E[74])
+    plain_chance = chain_chance(unseen, ukeire + claim, 1.0, s, TYPICAL_WAIT, own, seen, survive, E[8:40], E[74], M[7])
     best = plain_chance * plain
     pung_counts(H, hi, W)
     score, fan, plan = plan_score(H, hi, sets, -1, ex, ei, vis, vi, rules, PLAN_GREED, X[0], X[1] != 0, X[2] != 0,
@@ -509,7 +529,7 @@ def hand_value(H, hi, sets, nm, wilds, vis, vi, wild, ex, ei, X, VW, ctx, sc, pa
         else:
             rate = ukeire * E[73]
         best = max(best, chain_chance(unseen, rate, E[73], stages, TYPICAL_WAIT, own, seen, survive, E[8:40],
-                                      E[74]) * value)  # fmt: skip
+                                      E[74], M[7]) * value)  # fmt: skip
     # the flush, half and full, by its own expected points: the value policy's pick above weighs fan
     # linearly against shanten, so it seldom takes a full flush two fan up and a step further, where 2**fan
     # pays four times as much.  Only in the suit nearest a flush, and only when it could pay more than the
@@ -538,11 +558,11 @@ def hand_value(H, hi, sets, nm, wilds, vis, vi, wild, ex, ei, X, VW, ctx, sc, pa
                 continue
             stages = max(s, need - 1 - wilds)
             best = max(best, chain_chance(unseen, rate, E[73], stages, TYPICAL_WAIT, own, seen, survive, E[8:40],
-                                          E[74]) * value)  # fmt: skip
+                                          E[74], M[7]) * value)  # fmt: skip
     return best
 
 
-@njit(cache=True)
+@njit_borrowed
 def won_points(fan, mix, concealed, pay, rules):
     """:func:`plan_points` of a hand worth ``fan`` before the win's own bonuses, with them: 门前清 while no
     meld is exposed and one fan more for a self-draw (JPH-F3, where the ruleset has them)."""
@@ -552,7 +572,7 @@ def won_points(fan, mix, concealed, pay, rules):
     return mix * plan_points(f + pay[P_SELF_BONUS], 1.0, pay, rules) + (1.0 - mix) * plan_points(f, 0.0, pay, rules)
 
 
-@njit(cache=True)
+@njit_borrowed
 def completes_run(H, hi, k):
     """Whether kind ``k`` completes a run with two tiles ``H[hi]`` holds (a chow could claim it)."""
     for action in (CHOW_LOW, CHOW_MID, CHOW_HIGH):
@@ -562,7 +582,7 @@ def completes_run(H, hi, k):
     return False
 
 
-@njit(cache=True)
+@njit_borrowed
 def held_honour_fan(H, hi, ex, ei, vis, vi, VW):
     """Expected bonus fan of the valued honours exposed as a pung or held as a pair or more (:func:`honour_chance`).
 
@@ -577,7 +597,7 @@ def held_honour_fan(H, hi, ex, ei, vis, vi, VW):
     return total
 
 
-@njit(cache=True)
+@njit_borrowed
 def plan_points(fan, mix, pay, rules):
     """:func:`fan_points` of a plan worth ``fan``; short of a minimum fan (JPH-P4) it pays only in part."""
     min_fan = rules[RULE_MIN_FAN]
@@ -586,7 +606,7 @@ def plan_points(fan, mix, pay, rules):
     return fan_points(fan, mix, pay)
 
 
-@njit(cache=True)
+@njit_borrowed
 def opponent_loss(i, r, exposed, meld_count, rules, pay):
     """Points this player pays on dealing in to seat ``r``: its likely hand value from what it shows."""
     melds = meld_count[i, r]
@@ -622,7 +642,7 @@ def opponent_loss(i, r, exposed, meld_count, rules, pay):
     return units * pay[P_DISCARD_MULT] * pay[P_HORSES_X100] / 100.0
 
 
-@njit(cache=True)
+@njit_borrowed
 def may_win_on_discard(i, r, exposed, meld_count, rules):
     """Whether seat ``r``'s exposed sets still allow a discard win of the minimum fan (JPH-P4): with sets out
     in two suits (no flush), a chow out (no all pungs) and too few valued pungs, a ready hand of it has less
@@ -657,7 +677,7 @@ def may_win_on_discard(i, r, exposed, meld_count, rules):
     return fan >= min_fan
 
 
-@njit(cache=True)
+@njit_borrowed
 def danger_table(i, meld_count, exposed, discards, visible, wall_left, rules, pay, D, S, RB):
     """``D[t]`` = expected points lost by discarding kind ``t`` now, ``RB[t]`` by an added kong of ``t``
     (robbed, the konger pays the three shares of a self-draw: JPH-S3, TDH-S1); returns the summed chance
@@ -705,7 +725,7 @@ def danger_table(i, meld_count, exposed, discards, visible, wall_left, rules, pa
     return hazard, mean_loss
 
 
-@njit(cache=True)
+@njit_borrowed
 def row_outlook(i, wall_left, visible, hazard, pay, E):
     """``E[0..3]`` = unseen tiles, tiles this player will see, the self-draw share of them, survival per tile;
     ``E[7]`` survival per turn."""
@@ -767,7 +787,7 @@ def expert_turn(i, hand, hi, sets, nm, wilds, legal, rng, vis, wild, ex, X, VW, 
     return DISCARD + break_ties(i, hand, hi, vis, i, sets, special, forms, rng, T, W)
 
 
-@njit(cache=True)
+@njit_borrowed
 def pushed(worth, E):
     """What a hand worth ``worth`` (aggression x expected win points) is worth when the player may still fold:
     pushing on costs the risk of every later discard (``E[75]``: one random unseen tile's danger per own draw
@@ -775,7 +795,7 @@ def pushed(worth, E):
     return max(worth - E[75], 0.0)
 
 
-@njit(cache=True)
+@njit_borrowed
 def claim_meld(action, t):
     """(meld kind, meld tile) of claiming ``t`` with ``action``."""
     if action == KONG:
@@ -889,7 +909,7 @@ def expert_kernel(hand, sets_needed, meld_count, exposed, discards, visible, wal
     X = np.zeros(6, np.int64)
     ctx = np.zeros(3, np.int64)
     # M: the wait cache (keys, counts, waits, points), scratch waits and points of one ready hand (a row per
-    # kind and one for a drawn wild), and the one-away chances per winning-tile count
+    # kind and one for a drawn wild), the one-away chances per winning-tile count and the chain memo
     M = (
         cache[0],
         cache[1],
@@ -898,6 +918,7 @@ def expert_kernel(hand, sets_needed, meld_count, exposed, discards, visible, wal
         np.zeros(34, np.int8),
         np.zeros((35, 2), np.float64),
         np.zeros(MAX_WINNERS + 1, np.float64),
+        np.zeros(CHAIN_MEMO, np.float64),
     )
     E[4] = max(params[0], 0.0)
     E[5] = params[1]

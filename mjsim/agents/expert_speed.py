@@ -96,8 +96,46 @@ def typical_ukeire(away):
     return 4.0 + 8.0 * away
 
 
+MEMO_KEYS = 6  # the last slots of a chain memo: unseen, winners, own, seen, survive, and survive ** per
+CHAIN_MEMO = 64  # a chain memo's length (zeros: empty, as no call has own 0)
+
+
 @njit_borrowed
-def chain_chance(unseen, first, scale, stages, winners, own, seen, survive, state, first_cap):
+def last_stage(winners, pool, per):
+    """Chance that one of ``winners`` in ``pool`` comes among the ``per`` tiles one own draw stands for."""
+    return 1.0 - (1.0 - min(1.0, winners / pool)) ** per
+
+
+@njit_borrowed
+def memo_matches(memo, unseen, winners, own, seen, survive):
+    """Whether ``memo`` holds the last stage's chances for these arguments."""
+    h = memo.size - MEMO_KEYS
+    return (
+        memo[h] == unseen
+        and memo[h + 1] == winners
+        and memo[h + 2] == own
+        and memo[h + 3] == seen
+        and (memo[h + 4] == survive)
+    )
+
+
+@njit_borrowed
+def fill_memo(memo, unseen, winners, own, seen, survive, per):
+    """Fill ``memo`` with the last stage's chance per own draw and its keys."""
+    h = memo.size - MEMO_KEYS
+    for j in range(own):
+        pool = unseen - j * per
+        memo[j] = last_stage(winners, pool, per) if pool > 1.0 else 0.0
+    memo[h] = unseen
+    memo[h + 1] = winners
+    memo[h + 2] = own
+    memo[h + 3] = seen
+    memo[h + 4] = survive
+    memo[h + 5] = survive**per
+
+
+@njit_borrowed
+def chain_chance(unseen, first, scale, stages, winners, own, seen, survive, state, first_cap, memo):
     """Approximate chance of passing ``stages`` improvement stages and then winning within ``seen`` tiles,
     ``own`` of them the player's own draws.
 
@@ -113,7 +151,10 @@ def chain_chance(unseen, first, scale, stages, winners, own, seen, survive, stat
     little about the later stages), and the ready hand wins on one of
     ``winners``; each class is taken as fresh (tiles drawn at one stage do not
     count at the next).  ``survive`` is per tile seen; ``state`` is float64
-    scratch of length > ``stages``.
+    scratch of length > ``stages``; ``memo`` is float64 scratch kept between
+    calls (``CHAIN_MEMO`` zeros to start): the last stage's chance per own draw, which
+    every call with the same ``unseen``, ``winners``, ``own``, ``seen`` and
+    ``survive`` shares (one decision's calls differ only in their stages).
     """
     n = min(stages + 1, state.size)
     if n <= 0 or own <= 0:
@@ -124,7 +165,10 @@ def chain_chance(unseen, first, scale, stages, winners, own, seen, survive, stat
     total = 0.0
     weight = 1.0
     per = max(1.0, seen / own)
-    step_survive = survive**per
+    kept = own <= memo.size - MEMO_KEYS
+    if kept and not memo_matches(memo, unseen, winners, own, seen, survive):
+        fill_memo(memo, unseen, winners, own, seen, survive, per)
+    step_survive = memo[memo.size - 1] if kept else survive**per
     for j in range(own):
         pool = unseen - j * per
         if pool <= 1.0:
@@ -135,7 +179,7 @@ def chain_chance(unseen, first, scale, stages, winners, own, seen, survive, stat
             if q <= 0.0:
                 continue
             if k == n - 1:
-                p = 1.0 - (1.0 - min(1.0, winners / pool)) ** per
+                p = memo[j] if kept else last_stage(winners, pool, per)
                 state[k] = q * (1.0 - p)
                 total += q * p * weight
                 continue

@@ -76,6 +76,7 @@ from mjsim.agents.shape import (
     special_on,
     special_shanten,
 )
+from mjsim.sim.borrowing import njit_borrowed
 from mjsim.sim.constants import (
     AKONG,
     CHOW_HIGH,
@@ -110,7 +111,7 @@ R_TWOS = 33
 SEVEN_PAIRS_DRAG = 0.5  # seven pairs waits on singles only (narrow ukeire, a lone-tile wait): worth this much less
 
 
-@njit(cache=True)
+@njit_borrowed
 def honour_chance(count, exposed, unseen):
     """Rough chance that a valued honour ends as a pung: secured, a pair, a single."""
     if exposed >= 3 or count >= 3:
@@ -122,7 +123,7 @@ def honour_chance(count, exposed, unseen):
     return 0.0
 
 
-@njit(cache=True)
+@njit_borrowed
 def honour_fan(hand, hi, d, ex, ei, vis, vi, VW):
     """Expected bonus fan of the valued honours (``VW`` fan per pung) in ``hand[hi]`` minus ``d``."""
     total = 0.0
@@ -133,7 +134,7 @@ def honour_fan(hand, hi, d, ex, ei, vis, vi, VW):
     return total
 
 
-@njit(cache=True)
+@njit_borrowed
 def pung_need(threes, twos, sets):
     """Fewest tiles to add for ``sets`` pungs + a pair from ``threes`` kinds held 3+ and ``twos`` pairs."""
     left = sets - min(threes, sets)
@@ -142,7 +143,7 @@ def pung_need(threes, twos, sets):
     return min(eye_from_pair, eye_from_single)
 
 
-@njit(cache=True)
+@njit_borrowed
 def pung_counts(hand, hi, W):
     """``W[R_INFO, R_THREES]`` = kinds held three or four times and ``W[R_INFO, R_TWOS]`` = pairs in
     ``hand[hi]`` (once per analysed hand: :func:`plan_score` adjusts them for each discard)."""
@@ -156,7 +157,7 @@ def pung_counts(hand, hi, W):
     W[R_INFO, R_TWOS] = twos
 
 
-@njit(cache=True)
+@njit_borrowed
 def close_pair(W, a, b, sets):
     """Need of a hand made only of the components in slots ``a`` and ``b`` (normal orientation)."""
     best = BIG
@@ -165,7 +166,7 @@ def close_pair(W, a, b, sets):
     return best
 
 
-@njit(cache=True)
+@njit_borrowed
 def big_hand_fan(rules):
     """What a 推倒胡 big hand is worth over a small one (TDH-V1: double, i.e. 1 fan; 0 elsewhere or when
     the ruleset pays no big hands).  Derived from the flags PolicyRules has: in 推倒胡 ``fan_full_flush``
@@ -175,7 +176,7 @@ def big_hand_fan(rules):
     return max(rules[RULE_FULL_FLUSH], rules[RULE_SEVEN_PAIRS])
 
 
-@njit(cache=True)
+@njit_borrowed
 def plan_score(
     hand,
     hi,
@@ -271,7 +272,7 @@ def plan_score(
     return best, best_fan, best_plan
 
 
-@njit(cache=True)
+@njit_borrowed
 def discard_scores(
     hand,
     hi,
@@ -330,7 +331,7 @@ def discard_scores(
     return best
 
 
-@njit(cache=True)
+@njit_borrowed
 def exposure(ex, i, melds):
     """(flush_bits, full_ok, pungs_ok, hidden, honours_ok) allowed by row ``i``'s own exposed melds (see
     :func:`plan_score`; the observation does not tell a concealed kong from an exposed one, so every
@@ -354,7 +355,7 @@ def exposure(ex, i, melds):
     return flush_bits, full_ok, pung_kinds >= melds, kong_kinds >= melds, honours_ok
 
 
-@njit(cache=True)
+@njit_borrowed
 def valued_weights(seat_offset, round_wind, rules, VW):
     """``VW[t]`` = bonus fan of a pung of kind ``t`` (dragons; seat and round wind, both if equal)."""
     for t in range(34):
@@ -365,7 +366,7 @@ def valued_weights(seat_offset, round_wind, rules, VW):
     VW[27 + round_wind % 4] += rules[RULE_WIND]
 
 
-@njit(cache=True)
+@njit_borrowed
 def value_turn(i, hand, hi, sets, melds, ex, vis, legal, rng, rules, greed, T, W, VW, F):
     """Action of the value rule on a TURN row (``hand[hi]``: the hand judged, without wilds)."""
     if legal[i, WIN]:
@@ -433,7 +434,7 @@ def value_turn(i, hand, hi, sets, melds, ex, vis, legal, rng, rules, greed, T, W
     return DISCARD + break_ties(i, hand, hi, vis, i, sets, False, 1, rng, T, W)
 
 
-@njit(cache=True)
+@njit_borrowed
 def value_response(i, hand, hi, sets, melds, ex, vis, legal, t, rules, greed, T, W, VW, F, H):
     """Action of the value rule on a RESPONSE/ROB row (``hand[hi]``: the hand judged, without wilds)."""
     if legal[i, WIN]:
