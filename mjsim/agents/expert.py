@@ -127,7 +127,7 @@ from mjsim.sim.constants import (
     WIN,
 )
 from mjsim.sim.fastscore import N_PATTERNS, SELF_DRAW
-from mjsim.sim.scoring import score_win, scoring
+from mjsim.sim.scoring import score_parts, scoring
 from mjsim.sim.state import HORSE_MODES
 
 # pay facts (the int64 array ``pay`` the kernel reads; built by pay_facts)
@@ -200,17 +200,18 @@ def own_melds(exposed, i, melds, MK, MT):
     return min(n, melds) if melds > 0 else n
 
 
-@njit(cache=True)
+@njit_borrowed
 def win_points(real, wilds, win_tile, self_draw, ctx, sc, pay, MK, MT, nm, found, scratch):
     """Points the player receives for winning with ``real`` (concealed non-wild tiles incl. the winning
-    tile) and ``wilds``; 0 when it is no win (or below the minimum fan)."""
+    tile) and ``wilds``; 0 when it is no win (or below the minimum fan).  ``sc``: the scorer's
+    (``jph``, ``tdh``, ``tables``), :func:`~mjsim.sim.scoring.score_parts`."""
     family = pay[P_FAMILY]
     if not self_draw and pay[P_DISCARD_WIN] == 0:
         return 0.0
     # ``held`` (every concealed tile, wilds at face value) only matters for TDH-H7, a ghost standing for
     # itself; the plan's wild kinds are not known here, so that rare bonus is left out of the valuation.
-    value = score_win(
-        family, ctx[0], pay[P_QUADS] != 0, sc, real, wilds, real, win_tile, MK, MT, nm,
+    value = score_parts(
+        family, ctx[0], pay[P_QUADS] != 0, sc[0], sc[1], sc[2], real, wilds, real, win_tile, MK, MT, nm,
         SELF_DRAW if self_draw else 0, ctx[1], ctx[2], 1, found, scratch,
     )  # fmt: skip
     if value < 0:
@@ -237,7 +238,7 @@ def fan_points(fan, mix, pay):
     return mix * 3.0 * units * pay[P_SELF_MULT] + (1.0 - mix) * units * pay[P_DISCARD_MULT]
 
 
-@njit(cache=True)
+@njit_borrowed
 def wait_scores(H, hi, sets, wilds, vi, wild, forms, special, ctx, sc, pay, MK, MT, nm, T, W, R, found, scratch,
                 kinds, points):  # fmt: skip
     """The winning kinds of the ready ``H[hi]`` (non-wild tiles; ``wilds`` wild tiles held) and what each pays,
@@ -367,7 +368,7 @@ def cached_stats(H, hi, wilds, vis, vi, wild, ctx, MK, MT, nm, keys, count, kind
     return False, 0.0, 0.0, 0.0
 
 
-@njit(cache=True)
+@njit_borrowed
 def ready_stats(H, hi, sets, wilds, vis, vi, wild, forms, special, ctx, sc, pay, MK, MT, nm, T, W, R, found, scratch,
                 M):  # fmt: skip
     """(winning tiles unseen, sum of their self-draw points, sum of their discard-win points) of the ready
@@ -401,7 +402,7 @@ def ready_value(A, v_self, v_ron, E):
     return ready_chance(int(E[0]), A, int(E[1]), E[3]) * (mix * v_self + (1.0 - mix) * v_ron) / A
 
 
-@njit(cache=True)
+@njit_borrowed
 def hand_value(H, hi, sets, nm, wilds, vis, vi, wild, ex, ei, X, VW, ctx, sc, pay, rules, MK, MT, E, T, W, W3, B,
                R, found, scratch, Q, M):  # fmt: skip
     """Expected points over the rest of the hand of the waiting hand ``H[hi]`` (3 * sets + 1 non-wild tiles,
@@ -744,7 +745,7 @@ def row_outlook(i, wall_left, visible, hazard, pay, E):
     E[3] = per_turn ** (own / seen) if seen > 0 else 1.0
 
 
-@njit(cache=True)
+@njit_borrowed
 def expert_turn(i, hand, hi, sets, nm, wilds, legal, rng, vis, wild, ex, X, VW, ctx, sc, pay, rules, MK, MT, E, D, RB,
                 T, W, W2, W3, B, R, found, scratch, Q, V, M):  # fmt: skip
     """Action on a TURN row without a legal win (``hand[hi]``: the hand judged, without its wilds)."""
@@ -806,9 +807,9 @@ def claim_meld(action, t):
     return MELD_CHOW, min(a, t)
 
 
-@njit(cache=True)
-def expert_response(i, hand, hi, sets, nm, wilds, legal, t, vis, wild, ex, X, VW, ctx, sc, pay, rules, MK, MT, E, D,
-                    T, W, W2, W3, B, C, R, found, scratch, Q, M):  # fmt: skip
+@njit_borrowed
+def expert_response(i, hand, hi, sets, nm, wilds, legal, t, vis, wild, ex, X, Y, VW, ctx, sc, pay, rules, MK, MT, E,
+                    D, T, W, W2, W3, B, C, R, found, scratch, Q, M):  # fmt: skip
     """Action on a RESPONSE/ROB row (``hand[hi]``: the hand judged, without its wilds)."""
     claims = legal[i, PUNG] or legal[i, KONG] or legal[i, CHOW_LOW] or legal[i, CHOW_MID] or legal[i, CHOW_HIGH]
     if not legal[i, WIN] and not claims:
@@ -853,7 +854,8 @@ def expert_response(i, hand, hi, sets, nm, wilds, legal, t, vis, wild, ex, X, VW
             continue
         MK[nm] = kind
         MT[nm] = tile
-        Y = X.copy()
+        for k in range(X.size):
+            Y[k] = X[k]
         Y[3] = 0  # no longer concealed
         Y[4] = 0
         if t < 27:
@@ -907,7 +909,9 @@ def expert_kernel(hand, sets_needed, meld_count, exposed, discards, visible, wal
     V = np.zeros(34, np.float64)
     E = np.zeros(76, np.float64)  # scalars 0..7 (see row_outlook), 8..71 speed scratch, 72..75
     X = np.zeros(6, np.int64)
+    Y = np.zeros(6, np.int64)
     ctx = np.zeros(3, np.int64)
+    parts = (sc.jph, sc.tdh, sc.tables)  # the scorer's tables as the borrowing helpers take them
     # M: the wait cache (keys, counts, waits, points), scratch waits and points of one ready hand (a row per
     # kind and one for a drawn wild), the one-away chances per winning-tile count and the chain memo
     M = (
@@ -967,17 +971,17 @@ def expert_kernel(hand, sets_needed, meld_count, exposed, discards, visible, wal
             elif wilds:
                 a = wild_turn(i, G, wild, legal, rng)
                 if a < 0:
-                    a = expert_turn(i, G, 0, sets, nm, n_wild, legal, rng, visible, wild, exposed, X, VW, ctx, sc,
+                    a = expert_turn(i, G, 0, sets, nm, n_wild, legal, rng, visible, wild, exposed, X, VW, ctx, parts,
                                     pay, rules, MK, MT, E, D, RB, T, W, W2, W3, B, R, found, scratch, Q, V, M)  # fmt: skip
             else:
-                a = expert_turn(i, hand, i, sets, nm, 0, legal, rng, visible, wild, exposed, X, VW, ctx, sc, pay,
+                a = expert_turn(i, hand, i, sets, nm, 0, legal, rng, visible, wild, exposed, X, VW, ctx, parts, pay,
                                 rules, MK, MT, E, D, RB, T, W, W2, W3, B, R, found, scratch, Q, V, M)  # fmt: skip
         elif decision[i] == RESPONSE:
             if wilds:
-                a = expert_response(i, G, 0, sets, nm, n_wild, legal, target[i], visible, wild, exposed, X, VW, ctx,
-                                    sc, pay, rules, MK, MT, E, D, T, W, W2, W3, B, C, R, found, scratch, Q, M)  # fmt: skip
+                a = expert_response(i, G, 0, sets, nm, n_wild, legal, target[i], visible, wild, exposed, X, Y, VW, ctx,
+                                    parts, pay, rules, MK, MT, E, D, T, W, W2, W3, B, C, R, found, scratch, Q, M)  # fmt: skip
             else:
-                a = expert_response(i, hand, i, sets, nm, 0, legal, target[i], visible, wild, exposed, X, VW, ctx, sc,
+                a = expert_response(i, hand, i, sets, nm, 0, legal, target[i], visible, wild, exposed, X, Y, VW, ctx, parts,
                                     pay, rules, MK, MT, E, D, T, W, W2, W3, B, C, R, found, scratch, Q, M)  # fmt: skip
         else:
             a = WIN if legal[i, WIN] else PASS  # robbing a kong is paid as a self-draw

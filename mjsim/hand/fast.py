@@ -17,6 +17,7 @@ import numpy as np
 from numba import njit
 
 from mjsim.hand.tables import FEATURE_BITS, load_tables
+from mjsim.sim.borrowing import njit_borrowed, stack_array
 
 BIG = 99
 _COMPLETE = FEATURE_BITS["complete"][0]
@@ -66,7 +67,7 @@ def component_code(counts, start, length):
     return code
 
 
-@njit(cache=True)
+@njit_borrowed
 def codes_of(counts, codes):
     """Fill ``codes[0:4]`` with the base-5 codes of the three suits and the honours."""
     codes[0] = component_code(counts, 0, 9)
@@ -88,7 +89,7 @@ def _need(table, code, m, p):
     return np.int32(table[code, m, p])
 
 
-@njit(cache=True)
+@njit_borrowed
 def standard_need(codes, sets, suit_partial, honour_partial):
     """Fewest tiles to add for ``sets`` sets + a pair (shanten + 1), from component codes.
 
@@ -117,7 +118,7 @@ def standard_need(codes, sets, suit_partial, honour_partial):
     return best
 
 
-@njit(cache=True)
+@njit_borrowed
 def standard_shanten(counts, sets, suit_partial, honour_partial):
     """Shanten of the standard form for concealed ``counts`` needing ``sets`` sets."""
     c0 = component_code(counts, 0, 9)
@@ -127,7 +128,7 @@ def standard_shanten(counts, sets, suit_partial, honour_partial):
     return standard_need((c0, c1, c2, c3), sets, suit_partial, honour_partial) - 1
 
 
-@njit(cache=True)
+@njit_borrowed
 def seven_pairs_shanten(counts, quads_as_two_pairs):
     pairs = 0
     kinds = 0
@@ -144,7 +145,7 @@ def seven_pairs_shanten(counts, quads_as_two_pairs):
     return 6 - pairs + max(0, 7 - kinds)
 
 
-@njit(cache=True)
+@njit_borrowed
 def orphans_shanten(counts):
     kinds = 0
     pair = 0
@@ -156,7 +157,7 @@ def orphans_shanten(counts):
     return 13 - kinds - pair
 
 
-@njit(cache=True)
+@njit_borrowed
 def shanten_of(counts, n_tiles, forms, suit_partial, honour_partial):
     """Shanten over the allowed forms; ``forms`` bits: 1 standard, 2 seven pairs, 4 thirteen orphans,
     8 seven pairs with distinct pairs only."""
@@ -171,7 +172,7 @@ def shanten_of(counts, n_tiles, forms, suit_partial, honour_partial):
     return value
 
 
-@njit(cache=True)
+@njit_borrowed
 def is_standard_win(counts, suit_features, honour_features):
     """Whether concealed ``counts`` (3n+2 tiles) are n sets + one pair (no wilds)."""
     pairs = 0
@@ -186,11 +187,11 @@ def is_standard_win(counts, suit_features, honour_features):
     return pairs == 1
 
 
-@njit(cache=True)
+@njit_borrowed
 def standard_wilds_needed(counts, suit_exact, honour_exact):
     """Fewest wild tiles that complete ``counts`` into sets + one pair (C-J1)."""
-    need0 = np.empty(4, np.int32)
-    need1 = np.empty(4, np.int32)
+    need0 = stack_array(4, np.int32)
+    need1 = stack_array(4, np.int32)
     for comp in range(4):
         if comp < 3:
             code = component_code(counts, comp * 9, 9)
@@ -255,7 +256,7 @@ def may_be_win(counts, n_tiles, forms):
     return False
 
 
-@njit(cache=True)
+@njit_borrowed
 def is_win_counts(
     counts, n_tiles, wilds, forms, quads_as_two_pairs, suit_exact, honour_exact, suit_features, honour_features
 ):

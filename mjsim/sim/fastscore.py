@@ -21,8 +21,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
+from mjsim.sim.borrowing import njit_borrowed, stack_array
 from mjsim.sim.constants import MELD_CHOW, MELD_KONG, MELD_PUNG
 
 PATTERN_IDS = (
@@ -141,7 +141,7 @@ _R_SEVEN_PAIRS = 3
 _R_ORPHANS = 4
 
 
-@njit(cache=True)
+@njit_borrowed
 def _suit_shapes(rest, base, work, candidates):
     """How one suit's counts split into sets only: bit ``2 * has_pung + has_chow`` per way, 0 if none.
 
@@ -177,7 +177,7 @@ def _suit_shapes(rest, base, work, candidates):
     return mask
 
 
-@njit(cache=True)
+@njit_borrowed
 def standard_shapes(concealed, meld_pungs, meld_chows):
     """``SHAPE_*`` bits of the ways concealed counts + melds read as sets + one pair; 0 if not a standard win.
 
@@ -185,10 +185,10 @@ def standard_shapes(concealed, meld_pungs, meld_chows):
     kong / a chow.
     """
     shapes = 0
-    rest = np.empty(34, np.int64)
-    work = np.empty(9, np.int64)
-    candidates = np.empty(9, np.int64)
-    masks = np.empty(3, np.int64)
+    rest = stack_array(34, np.int64)
+    work = stack_array(9, np.int64)
+    candidates = stack_array(9, np.int64)
+    masks = stack_array(3, np.int64)
     for pair in range(34):
         if concealed[pair] < 2:
             continue
@@ -231,7 +231,7 @@ def standard_shapes(concealed, meld_pungs, meld_chows):
     return shapes
 
 
-@njit(cache=True)
+@njit_borrowed
 def _is_orphans(concealed, n_melds):
     if n_melds:
         return False
@@ -249,7 +249,7 @@ def _is_orphans(concealed, n_melds):
     return pair == 1
 
 
-@njit(cache=True)
+@njit_borrowed
 def _is_seven_pairs(concealed, n_melds, quads):
     if n_melds:
         return False
@@ -263,7 +263,7 @@ def _is_seven_pairs(concealed, n_melds, quads):
     return pairs == 7
 
 
-@njit(cache=True)
+@njit_borrowed
 def _score_reading(has, honour_sets, claimed, flags, discard_winners, params, found):
     """One reading's score (JPH-F1..F4, JPH-S1..S3) from its patterns ``has``.
 
@@ -355,7 +355,7 @@ def _score_reading(has, honour_sets, claimed, flags, discard_winners, params, fo
     return fan, before, False
 
 
-@njit(cache=True)
+@njit_borrowed
 def score_jipinghu(
     concealed, win_tile, meld_kind, meld_tile, n_melds, flags, seat_offset, round_wind, discard_winners, params, found
 ):
@@ -374,7 +374,9 @@ def score_jipinghu(
     below the minimum fan (JPH-P4).
     """
     found[:] = 0
-    total = concealed.astype(np.int64)
+    total = stack_array(34, np.int64)
+    for t in range(34):
+        total[t] = concealed[t]
     meld_chows = False
     meld_pungs = False
     claimed = False
@@ -456,9 +458,12 @@ def score_jipinghu(
     self_draw = (flags & SELF_DRAW) != 0
     robbed = (flags & ROBBED_KONG) != 0
     first = (flags & FIRST_TURN) != 0
-    has = np.zeros(N_PATTERNS, np.bool_)
-    honour_sets = np.zeros(3, np.int64)
-    scratch = np.zeros(N_PATTERNS, np.int8)
+    has = stack_array(N_PATTERNS, np.bool_)
+    has[:] = False
+    honour_sets = stack_array(3, np.int64)
+    honour_sets[:] = 0
+    scratch = stack_array(N_PATTERNS, np.int8)
+    scratch[:] = 0
     best = NOT_A_WIN
     best_before = -1
     best_limit = False
@@ -523,7 +528,8 @@ def score_jipinghu(
             best_before = before
             best_limit = limit
             best_reading = reading
-            found[:] = scratch
+            for k in range(found.size):
+                found[k] = scratch[k]
     if best_reading < 0:
         return BELOW_MIN_FAN if below else NOT_A_WIN
     return best

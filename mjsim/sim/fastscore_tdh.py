@@ -14,9 +14,9 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
 from mjsim.hand.fast import form_bits, is_win_counts
+from mjsim.sim.borrowing import njit_borrowed, stack_array
 from mjsim.sim.constants import MELD_CHOW, MELD_CKONG, MELD_KONG
 from mjsim.sim.fastscore import (
     FIRST_TURN,
@@ -89,7 +89,7 @@ def tdh_params(ruleset) -> TdhParams:
     )  # fmt: skip
 
 
-@njit(cache=True)
+@njit_borrowed
 def _reading_bigs(reading_has, params, found):
     """Fill ``found`` with the reading's big hands (TDH-V2 order); return how many."""
     n = 0
@@ -101,7 +101,7 @@ def _reading_bigs(reading_has, params, found):
     return n
 
 
-@njit(cache=True)
+@njit_borrowed
 def score_tuidaohu(
     concealed, wilds, held, win_tile, meld_kind, meld_tile, n_melds, flags, seat_offset, params, tb, found, scratch
 ):
@@ -132,12 +132,14 @@ def score_tuidaohu(
             found[I_SMALL_HAND] = 1
             units = _multiplied(params, params.small_value, flags, found, False)
     if params.ghost_as_itself:  # TDH-H7: the ghosts at face value are a reading too, one with no ghost
-        face = np.zeros(N_PATTERNS, np.int8)
+        face = stack_array(N_PATTERNS, np.int8)
+        face[:] = 0
         face_units = _score_real(held, win_tile, meld_kind, meld_tile, n_melds, flags, seat_offset, params, face,
                                  scratch)  # fmt: skip
         if face_units > units or (face_units == units and face[I_SEVEN_PAIRS] > found[I_SEVEN_PAIRS]):
             units = face_units
-            found[:] = face
+            for k in range(found.size):
+                found[k] = face[k]
     if units < 0 and not full_ghosts:
         return NOT_A_WIN
     if full_ghosts and params.full_ghosts_value > units:  # 满鬼 when it is worth more (ties keep the shape)
@@ -147,7 +149,7 @@ def score_tuidaohu(
     return units
 
 
-@njit(cache=True)
+@njit_borrowed
 def _score_real(concealed, win_tile, meld_kind, meld_tile, n_melds, flags, seat_offset, params, found, scratch):
     """Units of a win with no wild tile among ``concealed``, or NOT_A_WIN (``found`` cleared first)."""
     found[:] = 0
@@ -195,7 +197,8 @@ def _score_real(concealed, win_tile, meld_kind, meld_tile, n_melds, flags, seat_
         return _ghost_units(params, 0, flags, found, seven)
 
     first = (flags & FIRST_TURN) != 0
-    common = np.zeros(N_PATTERNS, np.bool_)
+    common = stack_array(N_PATTERNS, np.bool_)
+    common[:] = False
     common[I_HEAVENLY] = first and seat_offset == 0 and self_draw
     if params.earthly_first_self_draw:
         common[I_EARTHLY] = first and seat_offset != 0 and self_draw
@@ -206,8 +209,10 @@ def _score_real(concealed, win_tile, meld_kind, meld_tile, n_melds, flags, seat_
     common[I_FOUR_KONGS] = kongs == 4
     best_units = -1
     best_bigs = -1
-    reading = np.zeros(N_PATTERNS, np.bool_)
-    candidate = np.zeros(N_PATTERNS, np.int8)
+    reading = stack_array(N_PATTERNS, np.bool_)
+    reading[:] = False
+    candidate = stack_array(N_PATTERNS, np.int8)
+    candidate[:] = 0
     for r in range(4):  # 0 all pungs, 1 other standard, 2 seven pairs, 3 thirteen orphans
         if r == 0 and not (shapes & SHAPE_ALL_PUNGS):
             continue
@@ -217,7 +222,8 @@ def _score_real(concealed, win_tile, meld_kind, meld_tile, n_melds, flags, seat_
             continue
         if r == 3 and not orphans:
             continue
-        reading[:] = common
+        for k in range(reading.size):
+            reading[k] = common[k]
         if r <= 1:
             dragons = 0
             winds = 0
@@ -247,11 +253,12 @@ def _score_real(concealed, win_tile, meld_kind, meld_tile, n_melds, flags, seat_
         if units > best_units or (units == best_units and bigs > best_bigs):
             best_units = units
             best_bigs = bigs
-            found[:] = candidate
+            for k in range(found.size):
+                found[k] = candidate[k]
     return _multiplied(params, best_units, flags, found, False)  # the same factor on every reading
 
 
-@njit(cache=True)
+@njit_borrowed
 def _ghost_units(params, wilds, flags, found, seven):
     """TDH-V4: 1 unit x2 无鬼 x2 杠开 (x 七对加倍 TDH-H4, x 抢杠加倍 TDH-H5); ``seven``: a seven-pairs reading."""
     found[I_SMALL_HAND] = 1
@@ -262,7 +269,7 @@ def _ghost_units(params, wilds, flags, found, seven):
     return _multiplied(params, units, flags, found, seven)
 
 
-@njit(cache=True)
+@njit_borrowed
 def _multiplied(params, units, flags, found, seven):
     """The hand's multipliers: TDH-H4 七对加倍 and TDH-V4 杠开 (ghost multipliers), TDH-H5 杠开加倍 ([Q][D],
     listed only when on) and 抢杠加倍."""

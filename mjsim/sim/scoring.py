@@ -6,6 +6,7 @@ from numba import njit
 from numba.experimental import structref
 
 from mjsim.hand.fast import hand_tables, is_win_counts
+from mjsim.sim.borrowing import njit_borrowed
 from mjsim.sim.fastscore import NOT_A_WIN, score_jipinghu, score_params
 from mjsim.sim.fastscore_tdh import score_tuidaohu, tdh_params
 from mjsim.sim.state import ArraysStructType
@@ -65,17 +66,25 @@ def score_win(
     """Value of a win in the family's unit (fan, or 推倒胡 units), or a negative code (not a win / below
     the minimum fan).  ``real``: concealed non-wild tiles incl. the winning tile; ``wilds``: wild tiles held;
     ``held``: every concealed tile, wilds at face value (TDH-H7)."""
+    return score_parts(family, forms, quads, sc.jph, sc.tdh, sc.tables, real, wilds, held, win_tile, meld_kind,
+                       meld_tile, n_melds, flags, seat_offset, round_wind, discard_winners, found, scratch)  # fmt: skip
+
+
+@njit_borrowed
+def score_parts(family, forms, quads, jph, tdh, tb, real, wilds, held, win_tile, meld_kind, meld_tile, n_melds, flags,
+                seat_offset, round_wind, discard_winners, found, scratch):  # fmt: skip
+    """:func:`score_win` with the scorer's tables given apart (``Scoring``'s ``jph``, ``tdh`` and ``tables``),
+    for the borrowing helpers (a struct reference needs reference counting)."""
     if family == 0:
         if wilds > 0:
             return NOT_A_WIN  # the runner refuses wild tiles in 鸡平胡 rulesets
         n = 0
         for t in range(34):
             n += real[t]
-        tb = sc.tables
         if not is_win_counts(real, n, 0, forms, quads, tb.suit_exact, tb.honour_exact, tb.suit_features,
                              tb.honour_features):  # fmt: skip
             return NOT_A_WIN
         return score_jipinghu(real, win_tile, meld_kind, meld_tile, n_melds, flags, seat_offset, round_wind,
-                              discard_winners, sc.jph, found)  # fmt: skip
-    return score_tuidaohu(real, wilds, held, win_tile, meld_kind, meld_tile, n_melds, flags, seat_offset, sc.tdh,
-                          sc.tables, found, scratch)  # fmt: skip
+                              discard_winners, jph, found)  # fmt: skip
+    return score_tuidaohu(real, wilds, held, win_tile, meld_kind, meld_tile, n_melds, flags, seat_offset, tdh, tb,
+                          found, scratch)  # fmt: skip
