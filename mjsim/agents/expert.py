@@ -89,6 +89,7 @@ from mjsim.agents.shape import (
     analyse,
     close_tab,
     discard_shanten,
+    hand_shanten,
     held_need,
     kong_shanten,
     new_work,
@@ -846,12 +847,29 @@ def expert_response(i, hand, hi, sets, nm, wilds, legal, t, vis, wild, ex, X, Y,
         later = 0.0
     best = pushed(E[4] * wait, E) - later
     choice = PASS
+    current = BIG  # the hand's shanten now, once a chow needs it
     for action in (KONG, PUNG, CHOW_LOW, CHOW_MID, CHOW_HIGH):
         if not legal[i, action] or sets < 1 or not claim_hand(hand, hi, action, t, C):
             continue
         kind, tile = claim_meld(action, t)
         if nm >= MK.size:
             continue
+        if action != KONG:
+            # a claim is valued by the discards that keep its hand's best shape; another discard gives up the
+            # claim's progress, worth no more than a fold (pushed(0) less its danger) — except under a minimum
+            # fan (JPH-P4), where a discard off the best shape may serve the fan the hand still needs
+            analyse(C, 0, sets - 1, T, W2)
+            for d in range(34):
+                W2[R_MASK, d] = 1 if C[0, d] > 0 else 0
+            keep = discard_shanten(C, 0, sets - 1, False, ctx[0], T, W2)
+            if kind == MELD_CHOW:
+                # a chow that brings the hand no nearer ready only exposes it (a chow adds no fan of its own)
+                if current == BIG:
+                    current = hand_shanten(hand, hi, sets, T, W3)
+                    if special_on(ctx[0], sets, nm):
+                        current = min(current, special_after(ctx[0], special_counts(W3), -1, 0, -1, 0))
+                if keep >= current:
+                    continue
         MK[nm] = kind
         MT[nm] = tile
         for k in range(X.size):
@@ -873,6 +891,9 @@ def expert_response(i, hand, hi, sets, nm, wilds, legal, t, vis, wild, ex, X, Y,
             ev = -np.inf
             for d in range(34):
                 if C[0, d] == 0:
+                    continue
+                if W2[R_SH, d] > keep and rules[RULE_MIN_FAN] == 0:
+                    ev = max(ev, -D[d])
                     continue
                 for k in range(34):
                     B[0, k] = C[0, k]
