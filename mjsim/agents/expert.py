@@ -173,6 +173,7 @@ PLAN_GREED = 0.5  # the value policy's default weight of fan against shanten, fo
 CLAIM_EPS = 1e-9
 CLAIM_DISCARDED = 0.8  # share of the other players' draws that come back as discards (to claim)
 HAND_WON = 0.8  # share of hands someone wins (kong money paid only then, TDH-K2 [Q] [D])
+OFF_SHAPE_MARGIN = 3.0  # how far a discard's chain value may fall short of its exact one (see expert_turn)
 OTHER_WIN_PAY = 0.6  # share of an opponent's win this player pays on average (self-draws, deal-ins)
 
 
@@ -430,6 +431,9 @@ def hand_value(H, hi, sets, nm, wilds, vis, vi, wild, ex, ei, X, VW, ctx, sc, pa
         return ready_value(A, v_self, v_ron, E)
     # draws that lower the shanten (ukeire); with depth 1 at one away, the exact two-stage value
     exact = s == 1 and E[5] >= 1.0
+    if exact and E[76] != 0.0:  # asked for the chain value only (E[77]: it was)
+        exact = False
+        E[77] = 1.0
     n_up = 0
     ukeire = 0
     claim = 0.0  # improving tiles another player's discard brings in through a claim, per own draw
@@ -766,16 +770,28 @@ def expert_turn(i, hand, hi, sets, nm, wilds, legal, rng, vis, wild, ex, X, VW, 
     top_ev = 0.0
     for t in range(34):
         V[t] = -np.inf
-        if W[R_MASK, t] == 0:
-            continue
-        for k in range(34):
-            B[0, k] = hand[hi, k]
-        B[0, t] -= 1
-        ev = hand_value(B, 0, sets, nm, wilds, vis, i, wild, ex, i, X, VW, ctx, sc, pay, rules, MK, MT, E, T, W2, W3,
-                        B, R, found, scratch, Q, M)  # fmt: skip
-        V[t] = pushed(E[4] * ev, E) - D[t]
-        top = max(top, V[t])
-        top_ev = max(top_ev, ev)
+    # the discards that keep the best shape first, then the others: one of those is valued by the exact
+    # one-away lookahead only where its cheaper chain value, times OFF_SHAPE_MARGIN, could beat the best so
+    # far (breaking a ready hand would otherwise cost a full lookahead for each of its thirteen discards)
+    for off_shape in range(2):
+        for t in range(34):
+            if W[R_MASK, t] == 0 or (W[R_SH, t] > best_sh) != (off_shape == 1):
+                continue
+            for k in range(34):
+                B[0, k] = hand[hi, k]
+            B[0, t] -= 1
+            E[76] = off_shape
+            E[77] = 0.0
+            ev = hand_value(B, 0, sets, nm, wilds, vis, i, wild, ex, i, X, VW, ctx, sc, pay, rules, MK, MT, E, T, W2,
+                            W3, B, R, found, scratch, Q, M)  # fmt: skip
+            if E[77] != 0.0 and pushed(E[4] * OFF_SHAPE_MARGIN * ev, E) - D[t] >= top:
+                E[76] = 0.0
+                ev = hand_value(B, 0, sets, nm, wilds, vis, i, wild, ex, i, X, VW, ctx, sc, pay, rules, MK, MT, E,
+                                T, W2, W3, B, R, found, scratch, Q, M)  # fmt: skip
+            V[t] = pushed(E[4] * ev, E) - D[t]
+            top = max(top, V[t])
+            top_ev = max(top_ev, ev)
+    E[76] = 0.0
     # an added kong that keeps the shanten: kong money and one more draw (about 1 / own draws left of the
     # hand's value) against the chance of being robbed
     free_draw = E[4] * top_ev / max(1.0, E[2] * E[1])
@@ -928,7 +944,7 @@ def expert_kernel(hand, sets_needed, meld_count, exposed, discards, visible, wal
     RB = np.zeros(34, np.float64)
     S = np.zeros(34, np.float64)
     V = np.zeros(34, np.float64)
-    E = np.zeros(76, np.float64)  # scalars 0..7 (see row_outlook), 8..71 speed scratch, 72..75
+    E = np.zeros(78, np.float64)  # scalars 0..7 (see row_outlook), 8..71 speed scratch, 72..77
     X = np.zeros(6, np.int64)
     Y = np.zeros(6, np.int64)
     ctx = np.zeros(3, np.int64)
