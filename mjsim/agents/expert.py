@@ -21,7 +21,9 @@ more to lose), so weak hands facing danger throw their safest tiles.
   policy's best plan (its fan, with the same bonuses).
 - Speed (:mod:`mjsim.agents.expert_speed`) is exact on the unseen-tile model
   for ready hands and, with ``depth`` 1, one-away hands (every improving draw,
-  the best ready hand it allows, its waits and their values); further out a
+  the best ready hand it allows, its waits and their values) — for a discard
+  off the decision's best shape only where its chain value, times
+  ``OFF_SHAPE_MARGIN``, could beat the best discard so far; further out a
   chain of ukeire-sized stages, the first on the hand's real ukeire (at most
   ``first_cap`` x a typical one), the later ones a typical hand's — and the
   plan when it pays more: its first stage the ukeire that serves it (its suit
