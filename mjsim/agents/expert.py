@@ -360,19 +360,6 @@ def hand_key(H, hi, wilds, vi, wild, ctx, MK, MT, nm):
 
 
 @njit_borrowed
-def cached_stats(H, hi, wilds, vis, vi, wild, ctx, MK, MT, nm, keys, count, kinds, points):
-    """(found, winning tiles unseen, their self-draw points, their discard-win points) of the ready ``H[hi]``
-    from the wait cache (``keys`` .. ``points``, :func:`new_wait_cache`) alone: the common case, kept free
-    of reference counting (a call with the scorer's arguments counts references to each of them)."""
-    key = hand_key(H, hi, wilds, vi, wild, ctx, MK, MT, nm)
-    slot = (key ^ (key >> 29)) & (keys.size - 1)
-    if keys[slot] == key and count[slot] >= 0:
-        A, v_self, v_ron = seen_stats(count[slot], kinds[slot], points[slot], vis, vi, wild)
-        return True, A, v_self, v_ron
-    return False, 0.0, 0.0, 0.0
-
-
-@njit_borrowed
 def ready_stats(H, hi, sets, wilds, vis, vi, wild, forms, special, ctx, sc, pay, MK, MT, nm, T, W, R, found, scratch,
                 M):  # fmt: skip
     """(winning tiles unseen, sum of their self-draw points, sum of their discard-win points) of the ready
@@ -423,13 +410,10 @@ def hand_value(H, hi, sets, nm, wilds, vis, vi, wild, ex, ei, X, VW, ctx, sc, pa
     seen = int(E[1])
     mix = E[2]
     survive = E[3]
-    keys, count, kinds, points = M[0], M[1], M[2], M[3]
     if s <= 0:
-        hit, A, v_self, v_ron = cached_stats(H, hi, wilds, vis, vi, wild, ctx, MK, MT, nm, keys, count, kinds, points)
-        if not hit:
-            A, v_self, v_ron = ready_stats(
-                H, hi, sets, wilds, vis, vi, wild, forms, special, ctx, sc, pay, MK, MT, nm, T, W, R, found, scratch, M
-            )
+        A, v_self, v_ron = ready_stats(
+            H, hi, sets, wilds, vis, vi, wild, forms, special, ctx, sc, pay, MK, MT, nm, T, W, R, found, scratch, M
+        )
         return ready_value(A, v_self, v_ron, E)
     # draws that lower the shanten (ukeire); with depth 1 at one away, the exact two-stage value
     exact = s == 1 and E[5] >= 1.0
@@ -495,13 +479,10 @@ def hand_value(H, hi, sets, nm, wilds, vis, vi, wild, ex, ei, X, VW, ctx, sc, pa
                 for t in range(34):
                     B[2, t] = B[1, t]
                 B[2, d] -= 1
-                hit, A, v_self, v_ron = cached_stats(B, 2, wilds, vis, vi, wild, ctx, MK, MT, nm, keys, count, kinds,
-                                                     points)  # fmt: skip
-                if not hit:
-                    A, v_self, v_ron = ready_stats(
-                        B, 2, sets, wilds, vis, vi, wild, forms, special, ctx, sc, pay, MK, MT, nm, T, W3, R, found,
-                        scratch, M,
-                    )  # fmt: skip
+                A, v_self, v_ron = ready_stats(
+                    B, 2, sets, wilds, vis, vi, wild, forms, special, ctx, sc, pay, MK, MT, nm, T, W3, R, found,
+                    scratch, M,
+                )  # fmt: skip
                 v = mix * v_self + (1.0 - mix) * v_ron  # rate x value
                 if v > best:
                     best, best_a = v, A
