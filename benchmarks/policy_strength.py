@@ -214,18 +214,14 @@ def _speed_part(args):
     """Hands played in sessions [first, end), as a run's worker plays them (Arrow columns, the objects that
     exist before kept out of the garbage collector)."""
     preset, first, end, spec = args
-    import gc
-
     import mjsim
+    from mjsim.sim.parallel import old_objects_frozen
     from mjsim.sim.runner import play_sessions, seat_policies
 
-    gc.freeze()
-    try:
+    with old_objects_frozen():
         return sum(len(part["hand_id"]) for part in play_sessions(
             mjsim.ruleset(preset), seat_policies(spec), seed=3, first_session=first, end_session=end, tables=256,
             as_arrow=True))  # fmt: skip
-    finally:
-        gc.unfreeze()
 
 
 def expert_speed(preset, hands, spec):

@@ -119,7 +119,7 @@ def run_chunk(spec: RunSpec, chunk: int, first: int, end: int, location, attempt
     reporter = _Reporter(store, progress_path, parent_pid)
     seats = seat_policies(spec.policies)
     writer = DatasetWriter(store, attempt_dir, chunk, _constants(spec, seats.specs), reporter.check_parent)
-    with _old_objects_frozen():
+    with old_objects_frozen():
         for columns in play_sessions(
             spec.ruleset, seats, seed=spec.seed, first_session=first, end_session=end,
             session_length=spec.session_length, first_dealer=spec.first_dealer, round_wind=spec.round_wind,
@@ -130,7 +130,7 @@ def run_chunk(spec: RunSpec, chunk: int, first: int, end: int, location, attempt
 
 
 @contextmanager
-def _old_objects_frozen():
+def old_objects_frozen():
     """Keep the objects that exist before a chunk out of Python's cyclic garbage collector meanwhile.
 
     Otherwise every full collection during the chunk walks all of numba's,
