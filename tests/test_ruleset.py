@@ -34,6 +34,7 @@ PRESETS_EXPECTED = [
     "tuidaohu",
     "tuidaohu_dianpao",
     "tuidaohu_ghost",
+    "xueliu",
     "xuezhan",
     "xuezhan_cap3",
     "xuezhan_dingque",
@@ -57,14 +58,15 @@ kong_pay_concealed kong_settle horses horse_growth horse_base horse_max horse_ma
 winner_horses_without_ghost horse_reserve horses_on_kongs winner_horses_on_kongs winner_horse_value
 winner_horse_scheme winner_horses_from horse_settlement wild_scheme wild_tile
 bloody max_suits declare_void must_win_tiles_left xz_fan xz_additions call_transfer end_checks flower_pig_penalty
-tax_refund
+tax_refund call_transfer_multiple exchange_three self_draw_bonus concealed_and_middle extra_patterns
+kong_flower_from_discard bloody_flow heavenly_earthly
 white_is_flower split_tiles_at split_kong_extra caishen_same_kind caishen_flip_flower
 """.split()
 
 # PINNED: content_hash of the `jipinghu` preset.  Changing the preset's rules (or an
 # option default, or adding an option) changes it; update this literal deliberately,
 # because every logged hand carries the hash of the ruleset it was played under.
-JIPINGHU_HASH = "bb0442bdbb221020"
+JIPINGHU_HASH = "7d5f2e9f37537b00"
 
 
 # ---------------------------------------------------------------------------
@@ -131,7 +133,7 @@ def test_every_preset_loads():
         "jipinghu": "jipinghu", "jipinghu_5fan": "jipinghu", "jipinghu_5fan_min1": "jipinghu",
         "jipinghu_5fan_min3": "jipinghu", "shuitou": "shuitou", "tuidaohu": "tuidaohu",
         "tuidaohu_dianpao": "tuidaohu", "tuidaohu_ghost": "tuidaohu", "xuezhan": "xuezhan",
-        "xuezhan_cap3": "xuezhan", "xuezhan_dingque": "xuezhan",
+        "xuezhan_cap3": "xuezhan", "xuezhan_dingque": "xuezhan", "xueliu": "xuezhan",
     }  # fmt: skip
 
 
@@ -256,7 +258,7 @@ def test_tuidaohu_ghost_edition():
 
 
 def test_xuezhan_editions():
-    for name in ("xuezhan", "xuezhan_cap3", "xuezhan_dingque"):
+    for name in ("xuezhan", "xuezhan_cap3", "xuezhan_dingque", "xueliu"):
         rs = ruleset(name)
         assert (rs.tile_set, rs.chow, rs.kong_replacement) == (108, False, "front")  # XZ-P1
         assert rs.max_suits == 2  # XZ-P2 缺一门
@@ -287,7 +289,18 @@ def test_xuezhan_editions():
     assert ruleset("xuezhan").declare_void is False  # XZ-P2 interpretation
     assert ruleset("xuezhan_dingque").declare_void is True
     assert ruleset("xuezhan_cap3").content_hash == ruleset("xuezhan", cap=3).content_hash
-    assert ruleset("xuezhan_dingque").content_hash == ruleset("xuezhan", declare_void=True).content_hash
+    assert (
+        ruleset("xuezhan_dingque").content_hash
+        == ruleset("xuezhan", declare_void=True, exchange_three=True).content_hash
+    )  # XZ-H1, XZ-H2: 定缺 + 换三张, as most Chengdu tables play
+    assert ruleset("xueliu").content_hash == ruleset("xuezhan_dingque", bloody_flow=True).content_hash  # XZ-H7
+    xz = ruleset("xuezhan")  # XZ-H: every house option at the seed's reading
+    assert (xz.exchange_three, xz.self_draw_bonus, xz.concealed_and_middle, xz.extra_patterns) == (
+        False, "none", False, False,
+    )  # fmt: skip
+    assert (xz.kong_flower_from_discard, xz.bloody_flow, xz.heavenly_earthly) == ("discarder", False, True)
+    with pytest.raises(ValueError, match="bloody_flow.*needs 'bloody'"):
+        ruleset("jipinghu", bloody_flow=True)
 
 
 def test_shuitou():
@@ -603,7 +616,7 @@ def _another_value(option, value):
 
 
 def test_any_option_change_changes_the_hash():
-    base = Ruleset(name="base", family="jipinghu", max_suits=2)  # so that declare_void may switch on
+    base = Ruleset(name="base", family="jipinghu", max_suits=2, bloody=True)  # so declare_void, bloody_flow may
     changed = 0
     for option in OPTIONS.values():
         if option.name in ("name", "description"):

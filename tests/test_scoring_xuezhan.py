@@ -171,3 +171,43 @@ def test_XZ_P1_no_honours_no_chow_melds():
 
 def test_XZ_P3_seven_pairs_with_four_equal_tiles_allowed():
     check(XZ, "1111m3355m2244p99p", ["dragon_seven_pairs"], 4, self_draw=True)
+
+
+# ---- XZ-H house options that change the fan ---------------------------------------------------------------------
+
+
+def test_XZ_H3_self_draw_bonus_fan_adds_one_on_a_self_draw_only():
+    fan = ruleset("xuezhan", self_draw_bonus="fan")
+    check(fan, BASIC, ["basic", "self_draw"], 1, self_draw=True)
+    check(fan, BASIC, ["basic"], 0)  # a discard win: no bonus
+    check(fan, "123m789m456p11m", ["basic", "direct_kong", "kong_flower", "self_draw"], 4, melds=["kong:3p"],
+          self_draw=True, kong_replacement=True)  # fmt: skip
+    check(ruleset("xuezhan", self_draw_bonus="base"), BASIC, ["basic"], 0, self_draw=True)  # base: paid, not fan
+
+
+def test_XZ_H4_concealed_and_middle():
+    house = ruleset("xuezhan", concealed_and_middle=True)
+    check(house, BASIC, ["basic", "concealed"], 1)  # 1m and 9p held: no 中张
+    check(house, "234m456m678p234p55m", ["basic", "concealed", "no_terminals"], 2)
+    check(house, "234m678p234p66p", ["basic", "no_terminals"], 1, melds=["pung:5m"])  # a pung: not 门清
+    check(house, "234m678p234p66p", ["basic", "concealed_kong", "concealed", "no_terminals"], 4, melds=["ckong:5m"])
+
+
+def test_XZ_H5_extra_patterns():
+    house = ruleset("xuezhan", extra_patterns=True)
+    four_pungs = ["pung:1m", "pung:2m", "pung:3p", "pung:4p"]
+    check(house, "55m", ["single_wait"], 2, melds=four_pungs)  # 金钩钓 2 beats 对对胡 1
+    check(XZ, "55m", ["all_pungs"], 1, melds=four_pungs)  # off by default
+    check(house, "55m", ["full_flush_single_wait"], 4, melds=["pung:1m", "pung:2m", "pung:3m", "pung:4m"])
+    kongs = ["kong:1m", "kong:2m", "kong:3p", "kong:4p"]
+    check(house, "55m", ["four_kongs"] + ["direct_kong"] * 4, 10, melds=kongs)  # 十八罗汉 6 + 4 kongs
+    check(house, "55m", ["full_flush_four_kongs"] + ["direct_kong"] * 4, 12,
+          melds=["kong:1m", "kong:2m", "kong:3m", "kong:4m"])  # fmt: skip
+    check(house, "222m555m888m22p", ["two_five_eight_pungs"], 3, melds=["pung:5p"])  # one meld: no 金钩钓
+
+
+def test_XZ_H8_heavenly_earthly_switch():
+    off = ruleset("xuezhan", heavenly_earthly=False)
+    check(off, BASIC, ["basic"], 0, seat=0, first_turn=True, self_draw=True)
+    check(off, BASIC, ["basic"], 0, seat=2, first_turn=True, self_draw=True)
+    check(XZ, BASIC, ["earthly"], 5, seat=2, first_turn=True, self_draw=True)

@@ -487,6 +487,32 @@ _entries += [
     _bool("end_checks", False, "XZ-E1 XZ-E2", "查花猪 / 查叫 when the wall runs out"),
     _int("flower_pig_penalty", 0, 1000, 16, "XZ-E1", "units a 花猪 pays each non-花猪"),
     _bool("tax_refund", False, "XZ-E3", "退税: players not ready at the end return their kong income"),
+    _choice(
+        "call_transfer_multiple",
+        ("each", "split"),
+        "each",
+        "XZ-M4",
+        "呼叫转移 with several winners: the konger pays each winner the kong income (the seed), or splits it",
+    ),
+    _bool("exchange_three", False, "XZ-H1", "换三张: each player passes three tiles of one suit after the deal"),
+    _choice(
+        "self_draw_bonus",
+        ("none", "base", "fan"),
+        "none",
+        "XZ-H3",
+        "自摸加底 (base: +1 unit per payer) / 自摸加番 (fan: +1 fan) on a self-drawn win",
+    ),
+    _bool("concealed_and_middle", False, "XZ-H4", "门清中张: +1 fan concealed hand, +1 fan no 1 or 9 anywhere"),
+    _bool("extra_patterns", False, "XZ-H5", "金钩钓 2, 清金钩钓 4, 十八罗汉 6, 清十八罗汉 8 fan"),
+    _choice(
+        "kong_flower_from_discard",
+        ("discarder", "self_draw"),
+        "discarder",
+        "XZ-H6 XZ-M2",
+        "点杠花: a 杠上花 after a direct kong is paid by the konged tile's discarder alone, or as a self-draw",
+    ),
+    _bool("bloody_flow", False, "XZ-H7", "血流成河: winners stay in and win again until the wall is empty"),
+    _bool("heavenly_earthly", True, "XZ-H8", "天胡 / 地胡 are scored"),
 ]
 
 _section = "shuitou (SHT-*)"

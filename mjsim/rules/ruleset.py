@@ -143,6 +143,14 @@ class Ruleset:
     end_checks: bool = _d("end_checks")
     flower_pig_penalty: int = _d("flower_pig_penalty")
     tax_refund: bool = _d("tax_refund")
+    call_transfer_multiple: str = _d("call_transfer_multiple")
+    exchange_three: bool = _d("exchange_three")
+    self_draw_bonus: str = _d("self_draw_bonus")
+    concealed_and_middle: bool = _d("concealed_and_middle")
+    extra_patterns: bool = _d("extra_patterns")
+    kong_flower_from_discard: str = _d("kong_flower_from_discard")
+    bloody_flow: bool = _d("bloody_flow")
+    heavenly_earthly: bool = _d("heavenly_earthly")
     # shuitou (SHT-*)
     white_is_flower: bool = _d("white_is_flower")
     split_tiles_at: int = _d("split_tiles_at")
@@ -355,6 +363,8 @@ def _check_consistency(rs: Ruleset) -> None:
             )
         if rs.white_is_flower and rs.wild_tile == "5z":
             raise ValueError("option 'wild_tile' = '5z' cannot be wild while 'white_is_flower' = True (SHT-P1)")
+    if rs.bloody_flow and not rs.bloody:
+        raise ValueError("option 'bloody_flow' = True (血流成河) needs 'bloody' = True (XZ-P4, XZ-H7)")
     if rs.declare_void and rs.max_suits != 2:
         raise ValueError(f"option 'declare_void' = True needs 'max_suits' = 2 (缺一门), got {rs.max_suits} (XZ-P2)")
     if rs.orphans_rob_concealed_kong and not (rs.rob_kong and "thirteen_orphans" in rs.win_forms):

@@ -1,7 +1,10 @@
-"""Sichuan 血战到底 scoring (rules/xuezhan.md XZ-F, XZ-P2).
+"""Sichuan 血战到底 scoring (rules/xuezhan.md XZ-F, XZ-P2, XZ-H3..H5, XZ-H8).
 
-The highest XZ-F1 pattern in ``ruleset.xz_fan`` that the hand has, plus the
-XZ-F2 additions in ``ruleset.xz_additions``, capped by ``ruleset.cap`` (XZ-F3).
+The highest XZ-F1 pattern in ``ruleset.xz_fan`` that the hand has (with
+``extra_patterns`` also the four XZ-H5 ones; without ``heavenly_earthly``
+never 天胡 / 地胡), plus the XZ-F2 additions in ``ruleset.xz_additions`` and
+the house additions (XZ-H3 自摸加番, XZ-H4 门清中张), capped by ``ruleset.cap``
+(XZ-F3).
 """
 
 from __future__ import annotations
@@ -27,6 +30,59 @@ PATTERNS = (
     ("heavenly", p.heavenly),  # 天胡
     ("earthly", p.first_draw_self_draw),  # 地胡
 )
+
+
+def four_sets_declared(r: p.Reading) -> bool:
+    """金钩钓 (XZ-H5): all four sets are declared melds, so the win completes the pair."""
+    return r.form == "standard" and len(r.hand.melds) == 4
+
+
+def four_kongs(r: p.Reading) -> bool:
+    """十八罗汉 (XZ-H5): four kongs."""
+    return sum(m.is_kong for m in r.hand.melds) == 4
+
+
+# XZ-H5: the values public Sichuan game servers give these patterns
+EXTRA_PATTERNS = (
+    ("single_wait", four_sets_declared, 2),  # 金钩钓
+    ("full_flush_single_wait", p.both(FF, four_sets_declared), 4),  # 清金钩钓
+    ("four_kongs", four_kongs, 6),  # 十八罗汉
+    ("full_flush_four_kongs", p.both(FF, four_kongs), 8),  # 清十八罗汉
+)
+FIRST_TURN_PATTERNS = ("heavenly", "earthly")  # XZ-H8 heavenly_earthly
+
+
+def pattern_table(ruleset) -> list[tuple[str, object, int]]:
+    """(id, test, fan) of every hand pattern this ruleset scores (XZ-F1, XZ-H5, XZ-H8)."""
+    table = ruleset.xz_fan
+    found = [(pid, test, table[pid]) for pid, test in PATTERNS if pid in table]
+    if not ruleset.heavenly_earthly:
+        found = [entry for entry in found if entry[0] not in FIRST_TURN_PATTERNS]
+    if ruleset.extra_patterns:
+        found += list(EXTRA_PATTERNS)
+    return found
+
+
+def concealed_hand(r: p.Reading) -> bool:
+    """门清 (XZ-H4): no pung and no exposed kong (concealed kongs allowed)."""
+    return all(m.kind == "ckong" for m in r.hand.melds)
+
+
+def no_terminals(r: p.Reading) -> bool:
+    """中张 (XZ-H4): no 1 or 9 anywhere in the hand."""
+    return all(k % 9 not in (0, 8) for k in p.kinds(r))
+
+
+def house_additions(ruleset, r: p.Reading) -> list[tuple[str, int]]:
+    """XZ-H3 自摸加番 (+1 on a self-drawn win, kong replacement included) and XZ-H4 门清 / 中张 (+1 each)."""
+    found = []
+    if ruleset.self_draw_bonus == "fan" and r.win.self_draw:
+        found.append(("self_draw", 1))
+    if ruleset.concealed_and_middle:
+        found += [("concealed", 1)] if concealed_hand(r) else []
+        found += [("no_terminals", 1)] if no_terminals(r) else []
+    return found
+
 
 # XZ-F2: in 龙七对 the first four-of-a-kind is part of the pattern, not a root.
 ROOT_IN_PATTERN = {"dragon_seven_pairs": 1, "full_flush_dragon_seven_pairs": 1}
@@ -56,14 +112,14 @@ def additions(ruleset, r: p.Reading, pattern: str) -> list[tuple[str, int]]:
 def score_reading(ruleset, r: p.Reading) -> HandScore:
     """The score of one reading (XZ-F1..F3)."""
     p.check_suits(ruleset, r)  # XZ-P2 缺一门
-    table = ruleset.xz_fan
     options = []
-    for pid, test in PATTERNS:
-        if pid in table and test(r):
-            extra = additions(ruleset, r, pid)
-            options.append((table[pid], sum(f for _, f in extra), pid, extra))
+    for pid, test, fan in pattern_table(ruleset):
+        if test(r):
+            extra = additions(ruleset, r, pid) + house_additions(ruleset, r)
+            options.append((fan, sum(f for _, f in extra), pid, extra))
     if not options:
-        options.append((0, 0, "basic", additions(ruleset, r, "basic")))
+        extra = additions(ruleset, r, "basic") + house_additions(ruleset, r)
+        options.append((0, sum(f for _, f in extra), "basic", extra))
     # XZ-F1: the highest pattern; between equal ones the reading the player prefers (more additions)
     pattern_fan, _, pattern, extra = max(options, key=lambda o: o[:2])
     detail = [(pattern, pattern_fan)] + extra
