@@ -35,6 +35,12 @@ PATTERN_IDS = (
     "robbed_kong", "triple_win",
     # TDH-V1..V4 (推倒胡) ids not above
     "small_hand", "seven_pairs", "four_concealed_pungs", "four_kongs", "no_ghost", "full_ghosts",
+    # XZ-F1, XZ-H5 (血战) ids not above
+    "basic", "terminal_sets", "two_five_eight_pungs", "full_flush_seven_pairs", "dragon_seven_pairs",
+    "full_flush_terminal_sets", "full_flush_dragon_seven_pairs", "single_wait", "full_flush_single_wait",
+    "full_flush_four_kongs",
+    # XZ-F2 additions and XZ-H4 门清中张 ids not above
+    "root", "direct_kong", "concealed_kong", "kong_discard", "no_terminals",
 )  # fmt: skip
 N_PATTERNS = len(PATTERN_IDS)
 P = {name: i for i, name in enumerate(PATTERN_IDS)}
@@ -74,6 +80,21 @@ P = {name: i for i, name in enumerate(PATTERN_IDS)}
     I_FOUR_KONGS,
     I_NO_GHOST,
     I_FULL_GHOSTS,
+    I_BASIC,
+    I_TERMINAL_SETS,
+    I_TWO_FIVE_EIGHT_PUNGS,
+    I_FULL_FLUSH_SEVEN_PAIRS,
+    I_DRAGON_SEVEN_PAIRS,
+    I_FULL_FLUSH_TERMINAL_SETS,
+    I_FULL_FLUSH_DRAGON_SEVEN_PAIRS,
+    I_SINGLE_WAIT,
+    I_FULL_FLUSH_SINGLE_WAIT,
+    I_FULL_FLUSH_FOUR_KONGS,
+    I_ROOT,
+    I_DIRECT_KONG,
+    I_CONCEALED_KONG,
+    I_KONG_DISCARD,
+    I_NO_TERMINALS,
 ) = range(N_PATTERNS)
 _LIMIT_ORDER = np.array([P[n] for n in PATTERN_IDS[:19] if n != "chicken"], dtype=np.int64)
 _BONUS_ORDER = np.array(
@@ -86,6 +107,7 @@ KONG_REPLACEMENT = 2
 ROBBED_KONG = 4
 LAST_TILE = 8
 FIRST_TURN = 16
+AFTER_KONG = 32  # a discard win on the discard the discarder made right after its kong (杠上炮, XZ-F2)
 
 NOT_A_WIN = -1
 BELOW_MIN_FAN = -2

@@ -9,6 +9,7 @@ from mjsim.hand.fast import hand_tables, is_win_counts
 from mjsim.sim.borrowing import njit_borrowed
 from mjsim.sim.fastscore import NOT_A_WIN, score_jipinghu, score_params
 from mjsim.sim.fastscore_tdh import score_tuidaohu, tdh_params
+from mjsim.sim.fastscore_xz import score_xuezhan, xz_params
 from mjsim.sim.state import ArraysStructType
 
 
@@ -21,26 +22,26 @@ class Scoring(structref.StructRefProxy):
     """The scorers' tables, passed to compiled code by reference.
 
     Fields: ``jph`` (鸡平胡 ``ScoreParams``, :mod:`mjsim.sim.fastscore`),
-    ``tdh`` (推倒胡 ``TdhParams``, :mod:`mjsim.sim.fastscore_tdh`) and
-    ``tables`` (the ``HandTables`` of :mod:`mjsim.hand`).  A struct
+    ``tdh`` (推倒胡 ``TdhParams``, :mod:`mjsim.sim.fastscore_tdh`), ``xz`` (血战
+    ``XzParams``, :mod:`mjsim.sim.fastscore_xz`) and ``tables`` (the ``HandTables`` of :mod:`mjsim.hand`).  A struct
     reference rather than a NamedTuple: the engine hands it down through
     every legality check, and a NamedTuple would have its ten arrays'
     reference counts updated at each of those calls.
     """
 
 
-structref.define_proxy(Scoring, ScoringType, ["jph", "tdh", "tables"])
+structref.define_proxy(Scoring, ScoringType, ["jph", "tdh", "xz", "tables"])
 
 
 def scoring(ruleset) -> Scoring:
-    return _new_scoring(score_params(ruleset), tdh_params(ruleset), hand_tables())
+    return _new_scoring(score_params(ruleset), tdh_params(ruleset), xz_params(ruleset), hand_tables())
 
 
 @njit(cache=True)
-def _new_scoring(jph, tdh, tables):
+def _new_scoring(jph, tdh, xz, tables):
     """Build the struct in compiled code (cached), not with ``Scoring(...)`` from Python, which compiles
     the proxy's constructor again in every process."""
-    return Scoring(jph, tdh, tables)
+    return Scoring(jph, tdh, xz, tables)
 
 
 @njit(cache=True)
@@ -66,14 +67,14 @@ def score_win(
     """Value of a win in the family's unit (fan, or 推倒胡 units), or a negative code (not a win / below
     the minimum fan).  ``real``: concealed non-wild tiles incl. the winning tile; ``wilds``: wild tiles held;
     ``held``: every concealed tile, wilds at face value (TDH-H7)."""
-    return score_parts(family, forms, quads, sc.jph, sc.tdh, sc.tables, real, wilds, held, win_tile, meld_kind,
+    return score_parts(family, forms, quads, sc.jph, sc.tdh, sc.xz, sc.tables, real, wilds, held, win_tile, meld_kind,
                        meld_tile, n_melds, flags, seat_offset, round_wind, discard_winners, found, scratch)  # fmt: skip
 
 
 @njit_borrowed
-def score_parts(family, forms, quads, jph, tdh, tb, real, wilds, held, win_tile, meld_kind, meld_tile, n_melds, flags,
+def score_parts(family, forms, quads, jph, tdh, xz, tb, real, wilds, held, win_tile, meld_kind, meld_tile, n_melds, flags,
                 seat_offset, round_wind, discard_winners, found, scratch):  # fmt: skip
-    """:func:`score_win` with the scorer's tables given apart (``Scoring``'s ``jph``, ``tdh`` and ``tables``),
+    """:func:`score_win` with the scorer's tables given apart (``Scoring``'s ``jph``, ``tdh``, ``xz``, ``tables``),
     for the borrowing helpers (a struct reference needs reference counting)."""
     if family == 0:
         if wilds > 0:
@@ -86,5 +87,9 @@ def score_parts(family, forms, quads, jph, tdh, tb, real, wilds, held, win_tile,
             return NOT_A_WIN
         return score_jipinghu(real, win_tile, meld_kind, meld_tile, n_melds, flags, seat_offset, round_wind,
                               discard_winners, jph, found)  # fmt: skip
+    if family == 2:
+        if wilds > 0:
+            return NOT_A_WIN  # 血战 has no wild tiles (108 suit tiles)
+        return score_xuezhan(real, win_tile, meld_kind, meld_tile, n_melds, flags, seat_offset, xz, tb, found)
     return score_tuidaohu(real, wilds, held, win_tile, meld_kind, meld_tile, n_melds, flags, seat_offset, tdh, tb,
                           found, scratch)  # fmt: skip
