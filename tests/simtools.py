@@ -7,7 +7,7 @@ seat answers from its own script queue when the next item fits the decision
 (``"discard 5z"``, ``"pung"``, ``"chow low"``, ``"kong"``, ``"ckong 1z"``,
 ``"akong 5m"``, ``"win"``, ``"pass"``); otherwise it plays a plain default:
 discard the drawn tile (or, after a claim, its highest tile), pass on every
-answer, never win.  Filler tiles come after the scripted draws.
+answer, never win unless the rules leave no other action (XZ-P6).  Filler tiles come after the scripted draws.
 """
 
 from __future__ import annotations
@@ -171,6 +171,8 @@ class ScriptedHand:
     def _choose(queue, legal, obs, i) -> int:
         if queue and legal[queue[0]]:
             return queue.pop(0)
+        if legal[WIN] and legal.sum() == 1:  # a win the rules make compulsory (XZ-P6)
+            return WIN
         if obs.decision[i] != TURN:
             return PASS
         target = int(obs.target[i])

@@ -116,8 +116,12 @@ def make_hands(rows: list[dict], run_id="run-a", policies=("A", "B", "A", "B")) 
         item["win_melds"] = item["win_melds"] or [[] for _ in range(k)]
         for name, (dtype, text) in COLUMNS.items():  # columns the analysis does not read: neutral values
             if name not in item:
-                if pa.types.is_fixed_size_list(dtype):
+                if pa.types.is_fixed_size_list(dtype) and pa.types.is_string(dtype.value_type):
+                    item[name] = None  # 血战's end_state: null outside the family
+                elif pa.types.is_fixed_size_list(dtype):
                     item[name] = [-1] * dtype.list_size
+                elif pa.types.is_boolean(dtype):
+                    item[name] = False
                 elif text.startswith("per winner"):
                     value = dtype.value_type
                     neutral = "" if pa.types.is_string(value) else False if pa.types.is_boolean(value) else -1

@@ -1,6 +1,6 @@
 """Conformance suite over every preset the engine plays: invariants on hundreds of simulated hands.
 
-For each 鸡平胡 preset with ``random`` and with ``efficiency`` seats:
+For each 鸡平胡, 推倒胡 and 血战 preset with ``random`` and with ``efficiency`` seats:
 nets sum to zero (C-M1); the transfer components add up to the net; every
 tile is accounted for at every step; every logged win re-scores with the
 readable reference scorer to the logged fan and patterns; the same seed
@@ -23,7 +23,7 @@ from mjsim.tiles import tile_set_wall
 
 PRESETS = [
     "jipinghu", "jipinghu_5fan", "jipinghu_5fan_min1", "jipinghu_5fan_min3",
-    "tuidaohu", "tuidaohu_dianpao", "tuidaohu_ghost",
+    "tuidaohu", "tuidaohu_dianpao", "tuidaohu_ghost", "xuezhan", "xuezhan_cap3",
 ]  # fmt: skip
 POLICIES = ["random", "efficiency"]
 HANDS = 400
@@ -93,6 +93,7 @@ def assert_wins_rescore(rules, cols) -> int:
                 last_tile=cols["last_tile"][i][k],
                 first_turn=cols["first_turn"][i][k],
                 discard_winners=len(winners) if kind == "discard" else 1,
+                after_kong_discard=cols["after_kong"][i][k],
                 wild_kinds=tuple(cols["wilds"][i]) or None,
             )
             assert (score.fan, sorted(score.patterns)) == (cols["fan"][i][k], sorted(cols["patterns"][i][k])), (

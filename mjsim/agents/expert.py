@@ -130,11 +130,12 @@ from mjsim.sim.constants import (
     WIN,
 )
 from mjsim.sim.fastscore import N_PATTERNS, SELF_DRAW
+from mjsim.sim.observation import FAMILY_IDS
 from mjsim.sim.scoring import score_parts, scoring
 from mjsim.sim.state import HORSE_MODES
 
 # pay facts (the int64 array ``pay`` the kernel reads; built by pay_facts)
-P_FAMILY = 0
+P_FAMILY = 0  # how hands are valued: 0 in fan, 2 ** fan a share (鸡平胡, 血战); 1 in 推倒胡 units
 P_DISCARD_WIN = 1  # discard wins exist
 P_DISCARD_PAYS_ALL = 2  # JPH-M2 包三家
 P_SELF_MULT = 3  # TDH-V3 multipliers
@@ -151,7 +152,8 @@ P_KONG_PAID_X100 = 13  # TDH-K2 chance x 100 that kong money is paid (only if so
 P_ROB_KONG = 14  # C-P4 added kongs can be robbed
 P_SELF_BONUS = 15  # JPH-F3 fan for a self-draw (自摸) and for a hand with no exposed meld (门前清)
 P_CONCEALED_BONUS = 16
-N_PAY = 17
+P_SCORER = 17  # the family whose compiled scorer values a win (mjsim.sim.observation.FAMILY_IDS)
+N_PAY = 18
 
 RON_SHARE = 0.35  # share of an opponent's drawn winning tiles that reach the discards
 READY_WIN_RATE = 0.12  # chance per turn that a ready opponent wins
@@ -208,14 +210,14 @@ def own_melds(exposed, i, melds, MK, MT):
 def win_points(real, wilds, win_tile, self_draw, ctx, sc, pay, MK, MT, nm, found, scratch):
     """Points the player receives for winning with ``real`` (concealed non-wild tiles incl. the winning
     tile) and ``wilds``; 0 when it is no win (or below the minimum fan).  ``sc``: the scorer's
-    (``jph``, ``tdh``, ``tables``), :func:`~mjsim.sim.scoring.score_parts`."""
+    (``jph``, ``tdh``, ``xz``, ``tables``), :func:`~mjsim.sim.scoring.score_parts`."""
     family = pay[P_FAMILY]
     if not self_draw and pay[P_DISCARD_WIN] == 0:
         return 0.0
     # ``held`` (every concealed tile, wilds at face value) only matters for TDH-H7, a ghost standing for
     # itself; the plan's wild kinds are not known here, so that rare bonus is left out of the valuation.
     value = score_parts(
-        family, ctx[0], pay[P_QUADS] != 0, sc[0], sc[1], sc[2], real, wilds, real, win_tile, MK, MT, nm,
+        pay[P_SCORER], ctx[0], pay[P_QUADS] != 0, sc[0], sc[1], sc[2], sc[3], real, wilds, real, win_tile, MK, MT, nm,
         SELF_DRAW if self_draw else 0, ctx[1], ctx[2], 1, found, scratch,
     )  # fmt: skip
     if value < 0:
@@ -931,7 +933,7 @@ def expert_kernel(hand, sets_needed, meld_count, exposed, discards, visible, wal
     X = np.zeros(6, np.int64)
     Y = np.zeros(6, np.int64)
     ctx = np.zeros(3, np.int64)
-    parts = (sc.jph, sc.tdh, sc.tables)  # the scorer's tables as the borrowing helpers take them
+    parts = (sc.jph, sc.tdh, sc.xz, sc.tables)  # the scorer's tables as the borrowing helpers take them
     # M: the wait cache (keys, counts, waits, points), scratch waits and points of one ready hand (a row per
     # kind and one for a drawn wild), the one-away chances per winning-tile count and the chain memo
     M = (
@@ -1012,7 +1014,8 @@ def expert_kernel(hand, sets_needed, meld_count, exposed, discards, visible, wal
 def pay_facts(ruleset) -> np.ndarray:
     """What the ruleset pays, as the int64 ``pay`` array the kernel reads (``P_*`` slots)."""
     pay = np.zeros(N_PAY, np.int64)
-    pay[P_FAMILY] = 0 if ruleset.family == "jipinghu" else 1
+    pay[P_FAMILY] = 0 if ruleset.hand_value == "fan" else 1
+    pay[P_SCORER] = FAMILY_IDS[ruleset.family]
     pay[P_DISCARD_WIN] = ruleset.discard_win
     pay[P_DISCARD_PAYS_ALL] = ruleset.family == "jipinghu" and ruleset.discard_pays_all
     pay[P_SELF_MULT] = ruleset.self_draw_multiplier

@@ -222,6 +222,9 @@ def _fill_facts(st, params, b, row, horse_count, rules) -> None:
         st.kong_seat[b, k] = int(seat)
         st.kong_kind[b, k] = KONG_KIND_NAMES.index(kind)
         st.kong_from[b, k] = int(source)
+    # the seats each kong's money came from (XZ-M3: those in play; every seat outside 血战 and in older logs)
+    st.kong_in_play[b] = 15
+    st.kong_in_play[b, : len(kongs)] = row.get("kong_in_play") or [15] * len(kongs)
     wild = [t for text in row["wilds"] for t in parse_tiles(text)]
     st.wild[b] = -1
     st.wild[b, : len(wild)] = wild

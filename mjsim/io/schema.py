@@ -47,10 +47,17 @@ COLUMNS: dict[str, tuple[pa.DataType, str]] = {
     "liable": (pa.int8(), "seat that paid for others under a 包 rule (JPH-S2..S5), else null"),
     "net": (_SEATS, "points won (+) or lost (-) by each absolute seat; sums to 0 (C-M1)"),
     "net_win": (_SEATS, "part of net from win payments (the liable player's own share included)"),
-    "net_kong": (_SEATS, "part of net from kong payments (zero where the ruleset has none)"),
+    "net_kong": (
+        _SEATS,
+        "part of net from kong payments (zero where the ruleset has none); in 血战 also 呼叫转移 (XZ-M4) and "
+        "退税 (XZ-E3)",
+    ),
     "net_horse": (_SEATS, "part of net from horses 买马 (zero where the ruleset has none)"),
     "net_liability": (_SEATS, "part of net a liable player paid for the other payers (C-M3)"),
-    "net_penalty": (_SEATS, "part of net from penalties (zero where the ruleset has none)"),
+    "net_penalty": (
+        _SEATS,
+        "part of net from penalties (zero where the ruleset has none): 跟庄 (C-P7), 查花猪 and 查叫 (XZ-E1, XZ-E2)",
+    ),
     "wilds": (pa.list_(pa.string()), "wild tile kinds of the hand (鬼牌/财神, C-J1); empty where none"),
     "horses": (pa.list_(pa.string()), "horse tiles 买马 in notation: dealer horses, or those the winner bought"),
     "horse_seats": (
@@ -82,6 +89,23 @@ COLUMNS: dict[str, tuple[pa.DataType, str]] = {
         "跟庄 fact (C-P7): the first discards of all four players, before any claim, were the kind of the "
         "dealer's first discard; with follow_dealer = N the dealer pays each other player N (net_penalty)",
     ),
+    "kong_in_play": (
+        pa.list_(pa.int8()),
+        "per kong: bit per seat still in play when it was made (XZ-M3: who pays; 15 outside 血战)",
+    ),
+    "win_from": (pa.list_(pa.int8()), "per winner: the discarder or robbed player, -1 for a self-draw"),
+    "win_turn": (pa.list_(pa.int16()), "per winner: the discard count when the win happened"),
+    "win_in_play": (
+        pa.list_(pa.int8()),
+        "per winner: bit per seat still in play at the win, the winner included (XZ-M5: who pays a self-draw)",
+    ),
+    "after_kong": (pa.list_(pa.bool_()), "per winner: won on the discard made right after the discarder's kong"),
+    "exhausted": (pa.bool_(), "the hand ended on an empty wall (XZ-E: the end-of-wall checks apply)"),
+    "end_state": (
+        pa.list_(pa.string(), 4),
+        "血战 only, per seat as the hand ends: won, ready, not_ready or flower_pig (XZ-E1, XZ-E2); null elsewhere",
+    ),
+    "ready_fan": (_SEATS, "血战: per seat, the fan of a ready hand's best winning tile as a discard win (XZ-E2), -1"),
     "turns": (pa.int16(), "discards made in the hand"),
     "wall_left": (pa.int16(), "drawable tiles left when the hand ended (the dead wall 留牌 not counted, C-W5)"),
 }

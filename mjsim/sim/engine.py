@@ -12,8 +12,15 @@ One step of the run is two calls over the whole batch:
     (win > kong = pung > chow, C-P2).
 
 Every rule difference is an ``EngineParams`` field read here (never a copy
-of the engine per variant).  Rule IDs refer to ``rules/common.md`` and
-``rules/jipinghu.md``.
+of the engine per variant).  Rule IDs refer to ``rules/common.md``,
+``rules/jipinghu.md``, ``rules/tuidaohu.md`` and ``rules/xuezhan.md``.
+
+血战到底 (XZ-P4, ``bloody``): a winner leaves play (``won``) with its hand
+closed; the others play on until three have won or the wall is empty.  The
+reference does not say who draws after a win; here play goes on from the seat
+after the winner (after the last winner in turn order from the discarder when
+several win on one discard), as Sichuan tables play.  A won discard or robbed
+kong tile joins the first winner's hand, so the tiles stay conserved.
 """
 
 from __future__ import annotations
@@ -49,11 +56,24 @@ from mjsim.sim.constants import (
     WIN_ROBBED_KONG,
     WIN_SELF_DRAW,
 )  # fmt: skip
-from mjsim.sim.fastscore import FIRST_TURN, KONG_REPLACEMENT, LAST_TILE, N_PATTERNS, ROBBED_KONG, SELF_DRAW
+from mjsim.sim.fastscore import AFTER_KONG, FIRST_TURN, KONG_REPLACEMENT, LAST_TILE, N_PATTERNS, ROBBED_KONG, SELF_DRAW
 from mjsim.sim.rng import mix64, next_below, stream_seed
 from mjsim.sim.scoring import score_win
 from mjsim.sim.settle import horse_seat, settle
-from mjsim.sim.state import PH_DRAW, PH_END, PH_IDLE, PH_RESPONSE, PH_ROB, PH_TURN, TRACE_LEN, ArraysStructType
+from mjsim.sim.state import (
+    END_FLOWER_PIG,
+    END_NOT_READY,
+    END_READY,
+    END_WON,
+    PH_DRAW,
+    PH_END,
+    PH_IDLE,
+    PH_RESPONSE,
+    PH_ROB,
+    PH_TURN,
+    TRACE_LEN,
+    ArraysStructType,
+)
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 TRACE_DRAW = 200  # trace pseudo-actions besides the action codes
@@ -163,6 +183,32 @@ def _first_turn_self_draw(st, b, s):
 
 
 @njit(cache=True, inline="always")
+def _in_play_mask(st, b):
+    """Bit per seat still in play (XZ-P4: not yet won; every seat outside 血战)."""
+    mask = 0
+    for s in range(4):
+        if not st.won[b, s]:
+            mask |= 1 << s
+    return mask
+
+
+@njit(cache=True, inline="always")
+def _next_seat(st, b, s):
+    """The next seat in turn order after ``s`` still in play."""
+    for r in range(1, 4):
+        seat = (s + r) % 4
+        if not st.won[b, seat]:
+            return seat
+    return (s + 1) % 4
+
+
+@njit(cache=True, inline="always")
+def _must_win(st, p, b):
+    """XZ-P6: in the last tiles a player who can win must win."""
+    return p.must_win_tiles_left > 0 and _drawable(st, p, b) < p.must_win_tiles_left
+
+
+@njit(cache=True, inline="always")
 def _reset_missed(st, b, s):
     """JPH-P3 / TDH-P3 / XZ-P5: the seat's own draw lifts its missed-win restriction."""
     st.missed_kinds[b, s] = 0
@@ -252,6 +298,13 @@ def _deal(st, p, b):
     st.win_hand[b] = 0
     st.win_melds[b] = 0
     st.discarder[b] = -1
+    st.win_from[b] = -1
+    st.win_turn[b] = 0
+    st.win_in_play[b] = 0
+    st.won[b] = False
+    st.exhausted[b] = False
+    st.end_state[b] = -1
+    st.ready_fan[b] = -1
     st.liable[b] = -1
     st.n_kongs[b] = 0
     st.transfers[b] = 0
@@ -334,9 +387,27 @@ def _next_dealer(st, p, b):
             if st.winners[b, i] == dealer:
                 return dealer
         return (dealer + 1) % 4
-    if p.next_dealer_after_win == 2 and st.n_winners[b] > 1:  # XZ-P7: a multiple first win → discarder
-        return st.discarder[b]
+    if p.next_dealer_after_win == 2 and _first_win_count(st, b) > 1:  # XZ-P7: a multiple first win → discarder
+        return st.win_from[b, 0]
     return st.winners[b, 0]  # winners are in turn order from the discarder
+
+
+@njit(cache=True)
+def _first_win_count(st, b):
+    """How many players won at the first win: several on one discard (一炮多响), else one."""
+    if st.n_winners[b] == 0:
+        return 0
+    if st.win_kind[b, 0] != WIN_DISCARD:
+        return 1
+    n = 1
+    for i in range(1, st.n_winners[b]):
+        if (
+            st.win_kind[b, i] == WIN_DISCARD
+            and st.win_turn[b, i] == st.win_turn[b, 0]
+            and (st.win_from[b, i] == st.win_from[b, 0])
+        ):
+            n += 1
+    return n
 
 
 @njit(cache=True)
@@ -411,7 +482,10 @@ def _record_win(st, p, sc, b, s, kind, counts, win_tile, discarder, discard_winn
     st.winners[b, i] = s
     st.win_kind[b, i] = kind
     st.win_fan[b, i] = fan
-    st.win_flags[b, i] = flags & (LAST_TILE | FIRST_TURN)
+    st.win_flags[b, i] = flags & (LAST_TILE | FIRST_TURN | AFTER_KONG)
+    st.win_from[b, i] = discarder
+    st.win_turn[b, i] = st.turns[b]
+    st.win_in_play[b, i] = _in_play_mask(st, b)
     st.win_tile[b, i] = win_tile
     if kind == WIN_KONG_REPLACEMENT and st.replacement[b] == KONG_FROM_DISCARD:
         st.win_kong_from[b, i] = st.replacement_from[b]
@@ -420,7 +494,25 @@ def _record_win(st, p, sc, b, s, kind, counts, win_tile, discarder, discard_winn
         st.win_melds[b, i, m, 0] = st.meld_kind[b, s, m]
         st.win_melds[b, i, m, 1] = st.meld_tile[b, s, m]
     st.n_winners[b] = i + 1
-    st.discarder[b] = discarder
+    if i == 0:
+        st.discarder[b] = discarder
+
+
+@njit(cache=True)
+def _play_on(st, b, last_winner):
+    """XZ-P4 血战到底: after a win the others play on from the seat after ``last_winner``, until three won."""
+    won = 0
+    for s in range(4):
+        won += st.won[b, s]
+    st.replacement[b] = 0
+    st.replacement_from[b] = -1
+    st.after_kong[b] = False
+    st.target[b] = -1
+    if won >= 3:
+        st.phase[b] = PH_END
+        return
+    st.actor[b] = _next_seat(st, b, last_winner)
+    st.phase[b] = PH_DRAW
 
 
 @njit(cache=True)
@@ -476,6 +568,13 @@ def _finish(st, p, b, out):
     out.kong_seat[r] = st.kong_seat[b]
     out.kong_kind[r] = st.kong_kind[b]
     out.kong_from[r] = st.kong_from[b]
+    out.kong_in_play[r] = st.kong_in_play[b]
+    out.win_from[r] = st.win_from[b]
+    out.win_turn[r] = st.win_turn[b]
+    out.win_in_play[r] = st.win_in_play[b]
+    out.exhausted[r] = st.exhausted[b]
+    out.end_state[r] = st.end_state[b]
+    out.ready_fan[r] = st.ready_fan[b]
     for c in range(st.transfers.shape[1]):
         for payer in range(4):
             for payee in range(4):
@@ -493,6 +592,7 @@ def _draw(st, p, b):
     s = st.actor[b]
     if _drawable(st, p, b) <= 0:
         _trace(st, p, b, s, TRACE_EXHAUSTED, 0)
+        st.exhausted[b] = True
         st.phase[b] = PH_END
         return
     if st.replacement[b] > 0 and p.replacement_from_back:
@@ -543,6 +643,9 @@ def _turn_legal(st, p, sc, b, legal, work):
             flags |= KONG_REPLACEMENT
         if _win_fan(st, p, sc, b, s, hand, st.target[b], flags, work) >= 0:
             legal[WIN] = True
+            if _must_win(st, p, b):  # XZ-P6: the self-draw must be taken
+                for a in range(legal.size):
+                    legal[a] = a == WIN
 
 
 @njit(cache=True)
@@ -566,14 +669,26 @@ def _log_kong(st, b, s, kind, source):
         st.kong_seat[b, k] = s
         st.kong_kind[b, k] = kind
         st.kong_from[b, k] = source
+        st.kong_in_play[b, k] = _in_play_mask(st, b)
         st.n_kongs[b] = k + 1
 
 
 @njit(cache=True)
 def _complete_added_kong(st, p, b, s, t):
-    for m in range(st.n_melds[b, s]):
+    """The pung of ``t`` becomes a kong and moves to the end of the melds: the melds stay in the order made,
+    so the last kong is the one a kong replacement follows (XZ-F2 杠上花 by its kind)."""
+    n = st.n_melds[b, s]
+    for m in range(n):
         if st.meld_kind[b, s, m] == MELD_PUNG and st.meld_tile[b, s, m] == t:
-            st.meld_kind[b, s, m] = MELD_KONG
+            source = st.meld_from[b, s, m]
+            for j in range(m, n - 1):
+                st.meld_kind[b, s, j] = st.meld_kind[b, s, j + 1]
+                st.meld_tile[b, s, j] = st.meld_tile[b, s, j + 1]
+                st.meld_from[b, s, j] = st.meld_from[b, s, j + 1]
+            st.meld_kind[b, s, n - 1] = MELD_KONG
+            st.meld_tile[b, s, n - 1] = t
+            st.meld_from[b, s, n - 1] = source
+            break
     st.exposed[b, s, t] += 1
     _log_kong(st, b, s, KONG_ADDED, -1)
     st.replacement[b] = KONG_ADDED
@@ -641,7 +756,11 @@ def _apply_turn(st, p, sc, b, action, work):
         kind = WIN_KONG_REPLACEMENT if st.replacement[b] > 0 else WIN_SELF_DRAW
         _trace(st, p, b, s, WIN, st.target[b])
         _record_win(st, p, sc, b, s, kind, st.hands[b, s], st.target[b], -1, 1, _turn_flags(st, p, b, s), work)
-        st.phase[b] = PH_END
+        if p.bloody:
+            st.won[b, s] = True
+            _play_on(st, b, s)
+        else:
+            st.phase[b] = PH_END
     elif action >= CKONG and action < AKONG:
         t = action - CKONG
         _trace(st, p, b, s, action, t)
@@ -708,6 +827,8 @@ def _answer_legal(st, p, sc, b, s, legal, work):
         flags = 0
         if d == st.dealer[b] and st.turns[b] == 1 and not st.claims_made[b]:
             flags |= FIRST_TURN  # 人和: the dealer's first discard
+        if st.after_kong[b]:
+            flags |= AFTER_KONG  # 杠上炮 (XZ-F2)
         fan = _win_fan(st, p, sc, b, s, counts, t, flags, work)
         if fan >= 0:
             blocked = False
@@ -722,6 +843,9 @@ def _answer_legal(st, p, sc, b, s, legal, work):
                 st.could_win[b, s] = True
                 st.answer_fan[b, s] = fan
                 any_option = True
+                if _must_win(st, p, b):  # XZ-P6: the discard win must be taken
+                    legal[PASS] = False
+                    return True
     # C-P3: pung and chow may take the wall's last discard too (the claimer's discard can then be won);
     # an exposed kong needs a replacement tile.  C-J1: no claims with wild tiles.
     if not _is_wild(st, b, t):
@@ -839,6 +963,7 @@ def _resolve(st, p, sc, b, work):
             st.discards[b, d, t] -= 1
         counts = work.counts
         recorded = 0
+        last = d  # the last winner in turn order from the discarder: play goes on after it (血战)
         for r in range(1, 4):  # the winners in turn order from the discarder
             s = (d + r) % 4
             if st.responses[b, s] != WIN or recorded == n_win:
@@ -850,12 +975,23 @@ def _resolve(st, p, sc, b, work):
             flags = 0
             if (not robbing) and d == st.dealer[b] and st.turns[b] == 1 and not st.claims_made[b]:
                 flags |= FIRST_TURN
+            if (not robbing) and st.after_kong[b]:
+                flags |= AFTER_KONG
             _trace(st, p, b, s, WIN, t)
             # JPH-S1: several robbers of one kong are each a JPH-S3 win, never a 一炮多响
             discard_winners = 1 if robbing else n_win
             _record_win(st, p, sc, b, s, kind, counts, t, d, discard_winners, flags, work)
+            if p.bloody:
+                if recorded == 1:
+                    st.hands[b, s, t] += 1  # the one tile joins the first winner's closed hand
+                last = s
         st.responses[b] = -1
-        st.phase[b] = PH_END
+        if p.bloody:
+            for i in range(st.n_winners[b]):
+                st.won[b, st.winners[b, i]] = True
+            _play_on(st, b, last)
+        else:
+            st.phase[b] = PH_END
         return
     if robbing:
         st.responses[b] = -1
@@ -889,8 +1025,48 @@ def _resolve(st, p, sc, b, work):
     if claimer >= 0:
         _claim(st, p, b, claimer, claim)
     else:
-        st.actor[b] = (d + 1) % 4
+        st.actor[b] = _next_seat(st, b, d)
         st.phase[b] = PH_DRAW
+
+
+# ---- the end of the wall (XZ-E) ------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _suit_count(st, b, s):
+    """Suits among seat ``s``'s concealed and exposed tiles."""
+    n = 0
+    for c in range(3):
+        held = 0
+        for t in range(9 * c, 9 * c + 9):
+            held += st.hands[b, s, t] + st.exposed[b, s, t]
+        n += held > 0
+    return n
+
+
+@njit(cache=True)
+def end_states(st, p, sc, b, work):
+    """XZ-E facts of every seat as the hand ends: won, 花猪 (three suits, XZ-E1), ready with the fan of its
+    best winning tile counted as a discard win (XZ-E2 查叫 value), or not ready."""
+    counts = work.counts
+    for s in range(4):
+        st.ready_fan[b, s] = -1
+        if st.won[b, s]:
+            st.end_state[b, s] = END_WON
+            continue
+        if _suit_count(st, b, s) >= 3:
+            st.end_state[b, s] = END_FLOWER_PIG
+            continue
+        best = -1
+        for t in range(27):
+            if st.hands[b, s, t] + st.exposed[b, s, t] >= 4:
+                continue  # no fifth copy to win on
+            for k in range(34):
+                counts[k] = st.hands[b, s, k]
+            counts[t] += 1
+            best = max(best, _win_fan(st, p, sc, b, s, counts, t, 0, work))
+        st.ready_fan[b, s] = best
+        st.end_state[b, s] = END_READY if best >= 0 else END_NOT_READY
 
 
 # ---- observations --------------------------------------------------------------------------------------
@@ -965,6 +1141,8 @@ def collect(st, p, sc, queue, out, obs, legal, row_table, row_seat):
             if phase == PH_END:
                 if out.count[0] >= capacity:
                     break
+                if p.family == 2:
+                    end_states(st, p, sc, b, work)
                 settle(st, p, sc, b)
                 _finish(st, p, b, out)
                 _start_next(st, p, b, queue)
@@ -982,6 +1160,10 @@ def collect(st, p, sc, queue, out, obs, legal, row_table, row_seat):
                 s = (st.actor[b] + r) % 4
                 legal[rows] = False
                 st.responses[b, s] = PASS
+                if st.won[b, s]:  # XZ-P4: a winner's hand is closed
+                    st.could_win[b, s] = False
+                    st.could_pung[b, s] = False
+                    continue
                 if _answer_legal(st, p, sc, b, s, legal[rows], work):
                     st.responses[b, s] = -1
                     row_table[rows] = b

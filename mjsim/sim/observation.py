@@ -72,6 +72,7 @@ class PolicyRules(NamedTuple):
     liability_limit_hands: bool  # JPH-S5
     fan_concealed: int  # JPH-F3 门前清 bonus (0 if the ruleset has none)
     fan_self_draw: int  # JPH-F3 自摸 bonus
+    max_suits: int  # XZ-P2: most suits in a winning hand (2 = 缺一门: every policy plays one suit out)
     # the whole (public) Ruleset, for a policy that values hands with the family's own compiled scorer
     # (``expert``); not a number, so the kernels' int64 view (``rules_array``) leaves it out
     ruleset: object = None
@@ -102,5 +103,6 @@ def policy_rules(ruleset) -> PolicyRules:
         liability_limit_hands=ruleset.family == "jipinghu" and ruleset.liability_limit_hands,
         fan_concealed=1 if "concealed" in bonuses else 0,
         fan_self_draw=1 if "self_draw" in bonuses else 0,
+        max_suits=ruleset.max_suits,
         ruleset=ruleset,
     )

@@ -22,8 +22,8 @@ import numpy as np
 import pyarrow as pa
 
 from mjsim.sim.constants import KONG_KIND_NAMES, MAX_MELDS, MELD_NAMES, WIN_KIND_NAMES
-from mjsim.sim.fastscore import FIRST_TURN, LAST_TILE, N_PATTERNS, PATTERN_IDS
-from mjsim.sim.state import COMPONENT_NAMES, MAX_HORSES, MAX_KONGS, N_COMPONENTS
+from mjsim.sim.fastscore import AFTER_KONG, FIRST_TURN, LAST_TILE, N_PATTERNS, PATTERN_IDS
+from mjsim.sim.state import COMPONENT_NAMES, END_STATE_NAMES, MAX_HORSES, MAX_KONGS, N_COMPONENTS
 from mjsim.tiles import format_counts, tile_name
 
 
@@ -67,6 +67,13 @@ class HandRecords(NamedTuple):
     kong_seat: np.ndarray  # int8 (R, MAX_KONGS)
     kong_kind: np.ndarray  # int8 (R, MAX_KONGS)
     kong_from: np.ndarray  # int8 (R, MAX_KONGS)
+    kong_in_play: np.ndarray  # int8 (R, MAX_KONGS): bit per seat in play when the kong was made
+    win_from: np.ndarray  # int8 (R, 4): discarder or robbed player of each win, -1 self-draw
+    win_turn: np.ndarray  # int16 (R, 4): discard count at each win
+    win_in_play: np.ndarray  # int8 (R, 4): bit per seat in play at each win
+    exhausted: np.ndarray  # bool (R,): the hand ended on an empty wall
+    end_state: np.ndarray  # int8 (R, 4): XZ-E state per seat (END_STATE_NAMES), -1 outside 血战
+    ready_fan: np.ndarray  # int16 (R, 4): XZ-E2 best fan of a ready seat, -1
 
 
 def allocate_records(capacity: int) -> HandRecords:
@@ -111,6 +118,13 @@ def allocate_records(capacity: int) -> HandRecords:
         kong_seat=np.zeros((r, MAX_KONGS), np.int8),
         kong_kind=np.zeros((r, MAX_KONGS), np.int8),
         kong_from=np.zeros((r, MAX_KONGS), np.int8),
+        kong_in_play=np.zeros((r, MAX_KONGS), np.int8),
+        win_from=np.zeros((r, 4), np.int8),
+        win_turn=np.zeros((r, 4), np.int16),
+        win_in_play=np.zeros((r, 4), np.int8),
+        exhausted=np.zeros(r, np.bool_),
+        end_state=np.zeros((r, 4), np.int8),
+        ready_fan=np.zeros((r, 4), np.int16),
     )
 
 
@@ -214,6 +228,16 @@ def rows_to_columns(records: HandRecords, n: int) -> dict[str, list | np.ndarray
     for name in ("twelve_feeder", "twelve_turn", "limit_feeder", "limit_turn"):
         cols[name] = getattr(records, name)[:n].astype(np.int64)
     cols["followed_dealer"] = [bool(x) for x in records.followed_dealer[:n]]
+    cols["kong_in_play"] = [records.kong_in_play[row, : records.n_kongs[row]].astype(int).tolist() for row in range(n)]
+    for name in ("win_from", "win_turn", "win_in_play"):
+        table = getattr(records, name)
+        cols[name] = [table[row, : records.n_winners[row]].astype(int).tolist() for row in range(n)]
+    cols["after_kong"] = [[bool(f & AFTER_KONG) for f in records.win_flags[row, : records.n_winners[row]]]
+                          for row in range(n)]  # fmt: skip
+    cols["exhausted"] = [bool(x) for x in records.exhausted[:n]]
+    cols["end_state"] = [None if records.end_state[row, 0] < 0 else [END_STATE_NAMES[x] for x in records.end_state[row]]
+                         for row in range(n)]  # fmt: skip
+    cols["ready_fan"] = records.ready_fan[:n].astype(np.int64)
     nets = records.nets[:n]
     cols["net"] = nets.sum(axis=1)
     for index, name in enumerate(("win", "kong", "horse", "liability", "penalty")):
@@ -227,6 +251,7 @@ def rows_to_columns(records: HandRecords, n: int) -> dict[str, list | np.ndarray
 _TILE_NAMES = pa.array([tile_name(t) for t in range(34)])
 _WIN_KINDS = pa.array(list(WIN_KIND_NAMES))
 _PATTERNS = pa.array(list(PATTERN_IDS))
+_END_STATES = pa.array(list(END_STATE_NAMES))
 _MELD_STRINGS = pa.array(
     ["" if kind == 0 or (MELD_NAMES[kind] == "chow" and tile % 9 > 6) or tile >= 34 else _meld_text(kind, tile)
      for kind in range(len(MELD_NAMES)) for tile in range(34)]
@@ -318,6 +343,16 @@ def arrow_columns(records: HandRecords, n: int) -> dict[str, pa.Array]:
     for name in ("twelve_feeder", "twelve_turn", "limit_feeder", "limit_turn"):
         cols[name] = _fixed(getattr(records, name)[r])
     cols["followed_dealer"] = pa.array(records.followed_dealer[r])
+    cols["kong_in_play"] = _ragged(pa.array(_leading(records.kong_in_play[r], n_kongs)), n_kongs)
+    for name in ("win_from", "win_turn", "win_in_play"):
+        cols[name] = _ragged(pa.array(getattr(records, name)[r][per_winner]), n_winners)
+    cols["after_kong"] = _ragged(pa.array((flags & AFTER_KONG) != 0), n_winners)
+    cols["exhausted"] = pa.array(records.exhausted[r])
+    end_state = records.end_state[r].astype(np.int64)
+    known = end_state[:, 0] >= 0
+    states = _END_STATES.take(pa.array(np.where(end_state < 0, 0, end_state).ravel()))
+    cols["end_state"] = pa.FixedSizeListArray.from_arrays(states, 4, mask=pa.array(~known))
+    cols["ready_fan"] = _fixed(records.ready_fan[r])
     cols["turns"] = pa.array(records.turns[r])
     cols["wall_left"] = pa.array(records.wall_left[r])
     return cols

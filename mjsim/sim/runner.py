@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from mjsim.agents.legal import two_suit_legal
 from mjsim.rules import Ruleset
 from mjsim.sim import engine
 from mjsim.sim.constants import N_ACTIONS
@@ -23,7 +24,7 @@ from mjsim.sim.rng import root_key
 from mjsim.sim.scoring import scoring
 from mjsim.sim.state import allocate_state, engine_params
 
-SUPPORTED_FAMILIES = ("jipinghu", "tuidaohu")
+SUPPORTED_FAMILIES = ("jipinghu", "tuidaohu", "xuezhan")
 PROGRESS_HANDS = 256  # finished hands between two progress reports
 
 
@@ -53,7 +54,10 @@ def check_supported(ruleset) -> None:
     later = {
         "tile_set=144 (flowers)": ruleset.tile_set == 144,
         "hand_size=16": ruleset.hand_size == 16,
-        "bloody=true (血战到底)": ruleset.bloody,
+        "bloody=true (血战到底) outside the xuezhan family": ruleset.bloody and ruleset.family != "xuezhan",
+        "bloody_flow=true (血流成河, XZ-H7)": ruleset.bloody_flow,
+        "declare_void=true (定缺, XZ-H2)": ruleset.declare_void,
+        "exchange_three=true (换三张, XZ-H1)": ruleset.exchange_three,
         "wild_scheme=flip_two_kinds (财神)": ruleset.wild_scheme == "flip_two_kinds",
         "wild tiles in a jipinghu ruleset": ruleset.family == "jipinghu" and ruleset.wild_scheme != "none",
         "big hands together with wild tiles": bool(ruleset.big_hands) and ruleset.wild_scheme != "none",
@@ -132,7 +136,14 @@ def play_sessions(
 
 
 def _decide(seats, seat_policy, obs, legal, rng_rows, actions, row_seat, rows, rules) -> None:
-    """Ask each seat's policy for its rows' actions; check every answer is legal."""
+    """Ask each seat's policy for its rows' actions; check every answer is legal.
+
+    Under 缺一门 (``max_suits`` 2) every policy is offered only the actions that play its void suit out
+    (:func:`~mjsim.agents.legal.two_suit_legal`), so no policy plays toward a 花猪."""
+    offered = legal
+    if rules.max_suits < 3:
+        offered = np.empty((rows, legal.shape[1]), np.bool_)
+        two_suit_legal(obs.hand, obs.exposed, obs.decision, obs.target, legal[:rows], offered)
     owner = seat_policy[row_seat[:rows]]
     for index in np.unique(owner):
         # one policy at every seat (the common case) reads the buffers' first rows as views, uncopied
@@ -140,7 +151,7 @@ def _decide(seats, seat_policy, obs, legal, rng_rows, actions, row_seat, rows, r
         idx = slice(0, rows) if positions.size == rows else positions
         seat = seats.groups.index(index)
         streams = rng_rows[idx]
-        chosen = seats.policies[seat].act(take(obs, idx), legal[idx], streams, seats.params[seat], rules)
+        chosen = seats.policies[seat].act(take(obs, idx), offered[idx], streams, seats.params[seat], rules)
         rng_rows[idx] = streams
         ok = legal[positions, chosen]
         if not ok.all():

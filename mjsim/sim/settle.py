@@ -11,8 +11,18 @@ import numpy as np
 from numba import njit
 
 from mjsim.sim.constants import KONG_ADDED, KONG_FROM_DISCARD, WIN_DISCARD, WIN_KONG_REPLACEMENT, WIN_ROBBED_KONG
-from mjsim.sim.fastscore import I_FULL_GHOSTS
-from mjsim.sim.state import C_HORSE, C_KONG, C_LIABILITY, C_PENALTY, C_WIN
+from mjsim.sim.fastscore import AFTER_KONG, I_FULL_GHOSTS
+from mjsim.sim.state import (
+    C_HORSE,
+    C_KONG,
+    C_LIABILITY,
+    C_PENALTY,
+    C_WIN,
+    END_FLOWER_PIG,
+    END_NOT_READY,
+    END_READY,
+    MAX_KONGS,
+)
 
 
 @njit(cache=True)
@@ -191,22 +201,29 @@ def _winner_horses(st, p, b, w, i):
 
 
 @njit(cache=True)
+def kong_payment(st, p, b, k, payer):
+    """What ``payer`` paid for the ``k``-th kong (TDH-K1 / XZ-M3): the discarder of a direct kong, every
+    other player in play (XZ-M3: not yet won) for an added or concealed one."""
+    konger = st.kong_seat[b, k]
+    if payer == konger:
+        return 0
+    if st.kong_kind[b, k] == KONG_FROM_DISCARD:
+        return p.kong_pay_discard if payer == st.kong_from[b, k] else 0
+    if not (st.kong_in_play[b, k] >> payer) & 1:
+        return 0
+    return p.kong_pay_added if st.kong_kind[b, k] == KONG_ADDED else p.kong_pay_concealed
+
+
+@njit(cache=True)
 def settle_kongs(st, p, b):
     """TDH-K1 / XZ-M3 kong money; TDH-K2: only if someone won, unless the ruleset pays kongs at once."""
     if st.n_winners[b] == 0 and not p.kong_pay_always:
         return
     for k in range(st.n_kongs[b]):
-        konger = st.kong_seat[b, k]
-        kind = st.kong_kind[b, k]
-        if kind == KONG_FROM_DISCARD:
-            if p.kong_pay_discard:
-                _pay(st, b, C_KONG, st.kong_from[b, k], konger, np.int64(p.kong_pay_discard))
-        else:
-            amount = p.kong_pay_added if kind == KONG_ADDED else p.kong_pay_concealed
+        for payer in range(4):
+            amount = kong_payment(st, p, b, k, payer)
             if amount:
-                for payer in range(4):
-                    if payer != konger:
-                        _pay(st, b, C_KONG, payer, konger, np.int64(amount))
+                _pay(st, b, C_KONG, payer, st.kong_seat[b, k], np.int64(amount))
 
 
 @njit(cache=True)
@@ -281,6 +298,92 @@ def _net_horse(st, p, b, dealer, h):
 
 
 @njit(cache=True)
+def settle_xuezhan(st, p, b):
+    """XZ-M1..M5 wins and 呼叫转移, then at an empty wall XZ-E1 查花猪, XZ-E2 查叫 and XZ-E3 退税.
+
+    Each win is paid by the players still in play when it happened (XZ-M5,
+    ``win_in_play``); kong money (``settle_kongs``) by those in play when the
+    kong was made."""
+    transferred = np.zeros(MAX_KONGS, np.bool_)
+    for i in range(st.n_winners[b]):
+        w = st.winners[b, i]
+        kind = st.win_kind[b, i]
+        points = np.int64(1) << st.win_fan[b, i]
+        if kind == WIN_DISCARD or kind == WIN_ROBBED_KONG:  # XZ-M1: the discarder (or robbed player) pays
+            _pay(st, b, C_WIN, st.win_from[b, i], w, points)
+            if kind == WIN_DISCARD and p.call_transfer and st.win_flags[b, i] & AFTER_KONG:
+                _call_transfer(st, p, b, i, transferred)
+            continue
+        if p.self_draw_base_bonus:  # XZ-H3 自摸加底
+            points += 1
+        feeder = st.win_kong_from[b, i]
+        if kind == WIN_KONG_REPLACEMENT and feeder >= 0 and p.kong_flower_discarder_pays:
+            _pay(st, b, C_WIN, feeder, w, points)  # XZ-M2 / XZ-H6: the konged tile's discarder, one share
+            continue
+        for payer in range(4):  # XZ-M1 / XZ-M5: every player still in play
+            if payer != w and (st.win_in_play[b, i] >> payer) & 1:
+                _pay(st, b, C_WIN, payer, w, points)
+    if not st.exhausted[b]:
+        return
+    if p.end_checks:
+        for pig in range(4):  # XZ-E1 查花猪: to every player who is not a 花猪, winners included
+            if st.end_state[b, pig] != END_FLOWER_PIG:
+                continue
+            for other in range(4):
+                if other != pig and st.end_state[b, other] != END_FLOWER_PIG:
+                    _pay(st, b, C_PENALTY, pig, other, np.int64(p.flower_pig_penalty))
+        for payer in range(4):  # XZ-E2 查叫: the not ready pay each ready player its best hand (a 花猪 pays none)
+            if st.end_state[b, payer] != END_NOT_READY:
+                continue
+            for ready in range(4):
+                if st.end_state[b, ready] == END_READY:
+                    _pay(st, b, C_PENALTY, payer, ready, np.int64(1) << st.ready_fan[b, ready])
+    if p.tax_refund:  # XZ-E3 退税: the not ready (花猪 included) return the kong income they kept
+        for k in range(st.n_kongs[b]):
+            konger = st.kong_seat[b, k]
+            state = st.end_state[b, konger]
+            if transferred[k] or not (state == END_NOT_READY or state == END_FLOWER_PIG):
+                continue
+            for payer in range(4):
+                amount = kong_payment(st, p, b, k, payer)
+                if amount:
+                    _pay(st, b, C_KONG, konger, payer, np.int64(amount))
+
+
+@njit(cache=True)
+def _call_transfer(st, p, b, i, transferred):
+    """XZ-M4 呼叫转移: the ``i``-th win was on the discard its discarder made right after a kong; that
+    kong's income passes to the winner (each winner receives it, or they split it under
+    ``call_transfer_multiple = split``: whole units, the remainder to the earlier winners in turn order)."""
+    konger = st.win_from[b, i]
+    k = st.n_kongs[b] - 1
+    while k >= 0 and st.kong_seat[b, k] != konger:
+        k -= 1
+    if k < 0:
+        return
+    transferred[k] = True
+    income = 0
+    for payer in range(4):
+        income += kong_payment(st, p, b, k, payer)
+    share = income
+    if p.call_transfer_split:
+        n = 0  # winners on this discard, and this one's place among them
+        place = 0
+        for j in range(st.n_winners[b]):
+            if (
+                st.win_kind[b, j] == WIN_DISCARD
+                and st.win_turn[b, j] == st.win_turn[b, i]
+                and (st.win_from[b, j] == konger)
+            ):
+                if j < i:
+                    place += 1
+                n += 1
+        share = income // n + (1 if place < income % n else 0)
+    if share:
+        _pay(st, b, C_KONG, konger, st.winners[b, i], np.int64(share))
+
+
+@njit(cache=True)
 def settle_follow_dealer(st, p, b):
     """C-P7 跟庄: the dealer pays each other player ``follow_dealer`` units when the logged fact says the
     first four discards, before any claim, were one kind; whatever the hand's result."""
@@ -299,6 +402,8 @@ def settle(st, p, sc, b):
     if p.family == 0:
         if st.n_winners[b] > 0:  # an exhaustive draw settles nothing in jipinghu
             settle_jipinghu(st, p, b)
+    elif p.family == 2:
+        settle_xuezhan(st, p, b)
     else:
         if st.n_winners[b] > 0:
             settle_tuidaohu(st, p, sc.tdh, b)

@@ -29,6 +29,10 @@ PH_ROB = 3  # the others may rob the actor's added kong
 PH_END = 4  # the hand is over: settle, record, start the next
 PH_IDLE = 5  # no hands left for this table
 
+# XZ-E end-of-wall state of a seat (END_STATE_NAMES in the logs)
+END_WON, END_READY, END_NOT_READY, END_FLOWER_PIG = range(4)
+END_STATE_NAMES = ("won", "ready", "not_ready", "flower_pig")
+
 N_COMPONENTS = 5  # transfer components, C-M1
 C_WIN, C_KONG, C_HORSE, C_LIABILITY, C_PENALTY = range(N_COMPONENTS)
 COMPONENT_NAMES = ("win", "kong", "horse", "liability", "penalty")
@@ -111,12 +115,20 @@ class State(structref.StructRefProxy):
         ``win_patterns``: int8 (B, 4, N_PATTERNS)
         ``win_hand``: int8 (B, 4, 34)
         ``win_melds``: int8 (B, 4, MAX_MELDS, 2)
-        ``discarder``: int8 (B,): seat whose discard (or robbed kong) was won on, -1
+        ``win_from``: int8 (B, 4): the discarder or robbed player of each win, -1 a self-draw
+        ``win_turn``: int16 (B, 4): the discard count when each win happened
+        ``win_in_play``: int8 (B, 4): bit per seat still in play when each win happened (winner included)
+        ``won``: bool (B, 4): XZ-P4 血战到底: the seat has won and left play
+        ``discarder``: int8 (B,): seat whose discard (or robbed kong) the first win was on, -1
         ``liable``: int8 (B,): seat that paid under a 包 rule, -1
         ``n_kongs``: int8 (B,)
         ``kong_seat``: int8 (B, MAX_KONGS)
         ``kong_kind``: int8 (B, MAX_KONGS): KONG_FROM_DISCARD / KONG_ADDED / KONG_CONCEALED
         ``kong_from``: int8 (B, MAX_KONGS)
+        ``kong_in_play``: int8 (B, MAX_KONGS): bit per seat in play when the kong was made (XZ-M3 payers)
+        ``exhausted``: bool (B,): the hand ended on an empty wall (XZ-E: the end-of-wall checks apply)
+        ``end_state``: int8 (B, 4): XZ-E per seat: END_WON, END_READY, END_NOT_READY or END_FLOWER_PIG; -1 outside 血战
+        ``ready_fan``: int16 (B, 4): XZ-E2 fan of a ready seat's best wait as a discard win, -1 when not ready
         ``transfers``: int64 (B, N_COMPONENTS, 4, 4): payer -> payee
         # the table's place in its run
         ``session``: int64 (B,): session index, -1 none
@@ -196,12 +208,20 @@ STATE_FIELDS = (
     "win_patterns",
     "win_hand",
     "win_melds",
+    "win_from",
+    "win_turn",
+    "win_in_play",
+    "won",
     "discarder",
     "liable",
     "n_kongs",
     "kong_seat",
     "kong_kind",
     "kong_from",
+    "kong_in_play",
+    "exhausted",
+    "end_state",
+    "ready_fan",
     "transfers",
     "session",
     "hand_in_session",
@@ -284,12 +304,20 @@ def allocate_state(tables: int) -> State:
         win_patterns=np.zeros((b, 4, N_PATTERNS), np.int8),
         win_hand=np.zeros((b, 4, 34), np.int8),
         win_melds=np.zeros((b, 4, MAX_MELDS, 2), np.int8),
+        win_from=np.zeros((b, 4), np.int8),
+        win_turn=np.zeros((b, 4), np.int16),
+        win_in_play=np.zeros((b, 4), np.int8),
+        won=np.zeros((b, 4), np.bool_),
         discarder=np.zeros(b, np.int8),
         liable=np.zeros(b, np.int8),
         n_kongs=np.zeros(b, np.int8),
         kong_seat=np.zeros((b, MAX_KONGS), np.int8),
         kong_kind=np.zeros((b, MAX_KONGS), np.int8),
         kong_from=np.zeros((b, MAX_KONGS), np.int8),
+        kong_in_play=np.zeros((b, MAX_KONGS), np.int8),
+        exhausted=np.zeros(b, np.bool_),
+        end_state=np.full((b, 4), -1, np.int8),
+        ready_fan=np.full((b, 4), -1, np.int16),
         transfers=np.zeros((b, N_COMPONENTS, 4, 4), np.int64),
         session=np.full(b, -1, np.int64),
         hand_in_session=np.zeros(b, np.int32),
@@ -366,6 +394,15 @@ class EngineParams(NamedTuple):
     discard_pays_all: bool
     first_turn_ends_on_concealed_kong: bool  # JPH-F2 / TDH-V2 option
     triple_win_pays_all: bool  # JPH-S1 option: 包三家 on a triple discard win
+    bloody: bool  # XZ-P4 血战到底: a winner leaves play, the others play on until three have won
+    must_win_tiles_left: int  # XZ-P6: a possible win must be taken while fewer tiles than this remain (0 off)
+    call_transfer: bool  # XZ-M4 呼叫转移
+    call_transfer_split: bool  # XZ-M4 interpretation: several winners share the income (else each receives it)
+    end_checks: bool  # XZ-E1 查花猪, XZ-E2 查叫
+    flower_pig_penalty: int  # XZ-E1 units
+    tax_refund: bool  # XZ-E3 退税
+    self_draw_base_bonus: bool  # XZ-H3 自摸加底: +1 unit per payer on a self-drawn win
+    kong_flower_discarder_pays: bool  # XZ-M2 / XZ-H6: a 杠上花 after a direct kong is paid by the discarder alone
     session_length: int
     first_dealer: int  # -1: random per session
     first_round_wind: int
@@ -435,6 +472,15 @@ def engine_params(ruleset, *, session_length=1, first_dealer=-1, first_round_win
         discard_pays_all=ruleset.discard_pays_all,
         first_turn_ends_on_concealed_kong=ruleset.first_turn_ends_on_concealed_kong,
         triple_win_pays_all=ruleset.triple_win_pays_all,
+        bloody=ruleset.bloody,
+        must_win_tiles_left=ruleset.must_win_tiles_left,
+        call_transfer=ruleset.call_transfer,
+        call_transfer_split=ruleset.call_transfer_multiple == "split",
+        end_checks=ruleset.end_checks,
+        flower_pig_penalty=ruleset.flower_pig_penalty,
+        tax_refund=ruleset.tax_refund,
+        self_draw_base_bonus=ruleset.self_draw_bonus == "base",
+        kong_flower_discarder_pays=ruleset.kong_flower_from_discard == "discarder",
         session_length=int(session_length),
         first_dealer=int(first_dealer),
         first_round_wind=int(first_round_wind),

@@ -1,0 +1,157 @@
+"""血战到底 in the simulator (rules/xuezhan.md): invariants over simulated hands of every playable XZ preset.
+
+Each checks a rule from the row's facts, not from the engine's settlement:
+XZ-P2 (no win with three suits), XZ-P4 (at most three winners, each once, the
+hand ends at the third win or an empty wall), XZ-M5 (a later self-draw is paid
+only by the players still in), XZ-E1 (every 花猪 pays 16 to each non-花猪),
+XZ-E2/E3 (end-of-wall money only on an empty wall), XZ-P7 (the next dealer).
+Zero-sum nets, components and re-scoring run in tests/test_sim_conformance.py.
+"""
+
+import numpy as np
+import pytest
+from simtools import ScriptedHand
+from test_sim_conformance import _simulate
+
+from mjsim import ruleset
+from mjsim.sim.constants import WIN
+from mjsim.tiles import parse_meld, parse_tiles
+
+PRESETS = ["xuezhan", "xuezhan_cap3"]
+POLICIES = ["efficiency", "value", "defensive", "random", "expert"]
+HANDS = 200
+
+
+@pytest.fixture(scope="module", params=[(p, q) for p in PRESETS for q in POLICIES], ids=lambda x: f"{x[0]}-{x[1]}")
+def run(request):
+    preset, policy = request.param
+    return ruleset(preset), policy, _simulate(ruleset(preset), policy, hands=HANDS, seed=17)
+
+
+def _suits(hand: str, melds: list[str]) -> set[int]:
+    tiles = parse_tiles(hand) + [t for m in melds for t in parse_meld(m).tiles]
+    return {t // 9 for t in tiles}
+
+
+def test_xz_p2_every_win_holds_at_most_two_suits(run):
+    _, _, cols = run
+    for hands, melds in zip(cols["win_hands"], cols["win_melds"]):
+        for hand, meld in zip(hands, melds):
+            assert len(_suits(hand, meld)) <= 2, (hand, meld)
+
+
+def test_xz_p4_at_most_three_winners_each_once_and_the_hand_ends_at_the_third(run):
+    _, policy, cols = run
+    for winners, exhausted, states in zip(cols["winners"], cols["exhausted"], cols["end_state"]):
+        assert len(winners) <= 3 and len(set(winners)) == len(winners)
+        assert exhausted or len(winners) == 3  # a hand ends at the third win or on an empty wall
+        assert [s for s in range(4) if states[s] == "won"] == sorted(winners)
+    if policy != "random":  # competent seats finish most hands with three winners
+        assert np.mean([len(w) == 3 for w in cols["winners"]]) > 0.4
+
+
+def test_xz_m5_a_later_self_draw_is_paid_by_the_players_still_in(run):
+    _, _, cols = run
+    for i, winners in enumerate(cols["winners"]):
+        for k, w in enumerate(winners):
+            in_play = cols["win_in_play"][i][k]
+            earlier = {winners[j] for j in range(k) if cols["win_turn"][i][j] < cols["win_turn"][i][k]}
+            assert in_play >> w & 1, "the winner was in play"
+            assert all(not (in_play >> e & 1) for e in earlier), "an earlier winner has left play"
+            if cols["win_kind"][i][k] in ("self_draw", "kong_replacement"):
+                assert cols["win_from"][i][k] == -1
+            else:
+                assert cols["win_from"][i][k] in range(4) and cols["win_from"][i][k] != w
+
+
+def test_xz_e1_every_flower_pig_pays_sixteen_to_each_non_pig(run):
+    rules, _, cols = run
+    pigs_seen = 0
+    for i, states in enumerate(cols["end_state"]):
+        if not cols["exhausted"][i]:
+            assert not np.any(cols["net_penalty"][i]), "end-of-wall money without an empty wall"
+            continue
+        pigs = [s for s in range(4) if states[s] == "flower_pig"]
+        pigs_seen += len(pigs)
+        ready = [s for s in range(4) if states[s] == "ready"]
+        not_ready = [s for s in range(4) if states[s] == "not_ready"]
+        expected = np.zeros(4, np.int64)
+        for pig in pigs:
+            for other in range(4):
+                if states[other] != "flower_pig":
+                    expected[pig] -= rules.flower_pig_penalty
+                    expected[other] += rules.flower_pig_penalty
+        for payer in not_ready:  # XZ-E2 查叫 at each ready player's logged best value
+            for r in ready:
+                value = 2 ** cols["ready_fan"][i][r]
+                expected[payer] -= value
+                expected[r] += value
+        assert np.array_equal(np.asarray(cols["net_penalty"][i]), expected), (cols["hand_id"][i], states)
+        for s in range(4):
+            assert (cols["ready_fan"][i][s] >= 0) == (states[s] == "ready")
+
+
+def test_xz_p7_first_winner_deals_next_and_a_drawn_hand_keeps_the_dealer():
+    rules = ruleset("xuezhan")
+    cols = _simulate(rules, "efficiency", hands=240, seed=23, session_length=4)
+    order = np.lexsort((cols["hand_in_session"], cols["session"]))
+    checked = 0
+    for a, b in zip(order, order[1:]):
+        if cols["session"][a] != cols["session"][b]:
+            continue
+        winners = cols["winners"][a]
+        if not winners:
+            expected = cols["dealer"][a]  # 荒庄不下庄
+        else:
+            first = [k for k in range(len(winners)) if cols["win_turn"][a][k] == cols["win_turn"][a][0]
+                     and cols["win_from"][a][k] == cols["win_from"][a][0] and cols["win_kind"][a][k] == "discard"]  # fmt: skip
+            expected = cols["win_from"][a][0] if len(first) > 1 else winners[0]  # 一炮多响: the discarder
+        assert cols["dealer"][b] == expected
+        checked += 1
+    assert checked > 100
+
+
+# ---- scripted positions --------------------------------------------------------------------------------------
+
+CALL_TRANSFER_POSITION = dict(
+    hands={0: "13m5m468p2468s9999p", 1: "123m456m678p234p5m", 2: "234m678m345p678p5m", 3: "123456789s1122s"},
+    draws="1s",
+)
+
+
+def _call_transfer_hand(rules):
+    position = ScriptedHand(rules, **CALL_TRANSFER_POSITION)
+    return position.play({0: ["ckong 9p", "discard 5m"], 1: ["win"], 2: ["win"]})
+
+
+@pytest.mark.parametrize("multiple, share", [("each", 6), ("split", 3)])
+def test_xz_m4_call_transfer_with_two_winners_on_the_discard_after_a_kong(multiple, share):
+    """Seat 0 makes a concealed kong (XZ-M3: 2 from each of the three in play), then discards 5m, won by
+    seats 1 and 2 (一炮多响).  Each win is 杠上炮 (XZ-F2 +1 fan: 2 points from the discarder), and the
+    kong's 6 units pass to the winners (XZ-M4): 6 to each (the seed), or 3 each when split."""
+    row = _call_transfer_hand(ruleset("xuezhan", call_transfer_multiple=multiple))
+    win, kong = row["transfers"][0], row["transfers"][1]
+    assert row["winners"][:2] == [1, 2] and row["win_from"][:2] == [0, 0] and row["after_kong"][:2] == [True, True]
+    assert [sorted(p) for p in row["patterns"][:2]] == [["basic", "kong_discard"]] * 2 and row["fan"][:2] == [1, 1]
+    assert (win[0, 1], win[0, 2]) == (2, 2)  # XZ-M1: the discarder pays each winner
+    assert (kong[1, 0], kong[2, 0], kong[3, 0]) == (2, 2, 2)  # XZ-M3 下雨
+    assert (kong[0, 1], kong[0, 2]) == (share, share)  # XZ-M4 呼叫转移
+    assert row["end_state"][1] == row["end_state"][2] == "won"  # XZ-P4: they left play; the others played on
+    assert row["turns"] > 8
+
+
+def test_xz_m4_no_call_transfer_when_switched_off():
+    row = _call_transfer_hand(ruleset("xuezhan", call_transfer=False))
+    assert (row["transfers"][1][0, 1], row["transfers"][1][0, 2]) == (0, 0)
+
+
+def test_xz_p6_in_the_last_four_tiles_a_possible_win_is_compulsory():
+    """Seat 1 waits on 5m and draws it with one tile left; seat 3 (123456789s1122s, waiting on 9s among
+    others) is then offered seat 2's discard of the last tile, 9s: each win is the only legal action."""
+    hands = {0: "13m468p2468s9999p9m", 1: "123m456m678p234p5m", 2: "234m678m345p678p6s", 3: "123456789s1122s"}
+    position = ScriptedHand(ruleset("xuezhan"), hands, draws="5m9s", wall_ends_after_draws=True)
+    row = position.play({})
+    assert row["winners"] == [1, 3] and row["win_kind"] == ["self_draw", "discard"]
+    for winner in (1, 3):
+        forced = [mask for seat, _, mask in position.legal_masks if seat == winner and mask[WIN]]
+        assert forced and all(mask.sum() == 1 for mask in forced)
