@@ -42,19 +42,19 @@ from mjsim.sim.fastscore import (
     standard_shapes,
 )
 
-# XZ-F1 then XZ-H5 patterns, in the reference's order (ties keep the earlier one)
-XZ_ORDER = np.array([P[n] for n in (
+# XZ-F1 then XZ-H5 patterns, in the reference's order (ties keep the earlier one); the ruleset's xz_fan table
+# names the first N_TABLE of them, XZ-H5 adds the rest
+XZ_NAMES = (
     "basic", "all_pungs", "full_flush", "seven_pairs", "terminal_sets", "full_flush_pungs", "two_five_eight_pungs",
     "full_flush_seven_pairs", "dragon_seven_pairs", "full_flush_terminal_sets", "full_flush_dragon_seven_pairs",
     "heavenly", "earthly", "single_wait", "full_flush_single_wait", "four_kongs", "full_flush_four_kongs",
-)], dtype=np.int64)  # fmt: skip
+)  # fmt: skip
+XZ_ORDER = np.array([P[n] for n in XZ_NAMES], dtype=np.int64)
 N_XZ = XZ_ORDER.size
+N_TABLE = 13
 (X_BASIC, X_PUNGS, X_FLUSH, X_SEVEN, X_TERMINAL, X_FLUSH_PUNGS, X_258, X_FLUSH_SEVEN, X_DRAGON, X_FLUSH_TERMINAL,
  X_FLUSH_DRAGON, X_HEAVENLY, X_EARTHLY, X_SINGLE, X_FLUSH_SINGLE, X_KONGS, X_FLUSH_KONGS) = range(N_XZ)  # fmt: skip
 EXTRA_FAN = (2, 4, 6, 8)  # XZ-H5 金钩钓, 清金钩钓, 十八罗汉, 清十八罗汉: the values public servers give them
-XZ_PATTERN_NAMES = ("basic", "all_pungs", "full_flush", "seven_pairs", "terminal_sets", "full_flush_pungs",
-                    "two_five_eight_pungs", "full_flush_seven_pairs", "dragon_seven_pairs",
-                    "full_flush_terminal_sets", "full_flush_dragon_seven_pairs", "heavenly", "earthly")  # fmt: skip
 
 # reading classes, in the reference's order of readings (chows before pungs, seven pairs last): a tie in
 # points keeps the earlier reading's pattern
@@ -85,7 +85,7 @@ class XzParams(NamedTuple):
 def xz_params(ruleset) -> XzParams:
     """The compiled scorer's view of a 血战 ruleset (any ruleset: the tables are empty outside the family)."""
     fan = np.full(N_XZ, -1, np.int64)
-    for j, name in enumerate(XZ_PATTERN_NAMES):
+    for j, name in enumerate(XZ_NAMES[:N_TABLE]):
         if name in ruleset.xz_fan:
             fan[j] = ruleset.xz_fan[name]
     if not ruleset.heavenly_earthly:  # XZ-H8
