@@ -122,6 +122,8 @@ def make_hands(rows: list[dict], run_id="run-a", policies=("A", "B", "A", "B")) 
                     item[name] = [-1] * dtype.list_size
                 elif pa.types.is_boolean(dtype):
                     item[name] = False
+                elif pa.types.is_integer(dtype):
+                    item[name] = None  # 换三张's pass_offset: null without the exchange
                 elif text.startswith("per winner"):
                     value = dtype.value_type
                     neutral = "" if pa.types.is_string(value) else False if pa.types.is_boolean(value) else -1

@@ -18,12 +18,12 @@ from mjsim.sim.records import allocate_records, rows_to_columns
 from mjsim.sim.rng import root_key
 from mjsim.sim.runner import _decide, play_sessions, seat_policies
 from mjsim.sim.scoring import scoring
-from mjsim.sim.state import allocate_state, engine_params
+from mjsim.sim.state import PH_EXCHANGE, PH_VOID, allocate_state, engine_params, win_slots
 from mjsim.tiles import tile_set_wall
 
 PRESETS = [
     "jipinghu", "jipinghu_5fan", "jipinghu_5fan_min1", "jipinghu_5fan_min3",
-    "tuidaohu", "tuidaohu_dianpao", "tuidaohu_ghost", "xuezhan", "xuezhan_cap3",
+    "tuidaohu", "tuidaohu_dianpao", "tuidaohu_ghost", "xuezhan", "xuezhan_cap3", "xuezhan_dingque", "xueliu",
 ]  # fmt: skip
 POLICIES = ["random", "efficiency"]
 HANDS = 400
@@ -92,7 +92,7 @@ def assert_wins_rescore(rules, cols) -> int:
                 round_wind=cols["round_wind"][i],
                 last_tile=cols["last_tile"][i][k],
                 first_turn=cols["first_turn"][i][k],
-                discard_winners=len(winners) if kind == "discard" else 1,
+                discard_winners=_winners_on_the_discard(cols, i, k) if kind == "discard" else 1,
                 after_kong_discard=cols["after_kong"][i][k],
                 wild_kinds=tuple(cols["wilds"][i]) or None,
             )
@@ -101,6 +101,17 @@ def assert_wins_rescore(rules, cols) -> int:
             )  # fmt: skip
             checked += 1
     return checked
+
+
+def _winners_on_the_discard(cols, i, k) -> int:
+    """How many won on the discard of the ``k``-th win (血战 / 血流: wins at other turns are other discards)."""
+    turns, sources = cols["win_turn"][i], cols["win_from"][i]
+    if turns is None or len(turns) == 0:
+        return len(cols["winners"][i])
+    return sum(
+        1 for j in range(len(turns))
+        if cols["win_kind"][i][j] == "discard" and turns[j] == turns[k] and sources[j] == sources[k]
+    )  # fmt: skip
 
 
 def test_jph_p4_no_win_below_the_minimum_fan(run):
@@ -133,13 +144,13 @@ def assert_tiles_conserved(rules):
     params = engine_params(rules, session_length=2, seed_key=root_key(3))
     sc, prules = scoring(rules), policy_rules(rules)
     n = 24
-    st = allocate_state(n)
+    st = allocate_state(n, win_slots(rules))
     queue = np.array([0, 40], np.int64)
-    out = allocate_records(200)
-    obs = empty_observation(3 * n)
-    legal = np.zeros((3 * n, N_ACTIONS), np.bool_)
-    row_table, row_seat = np.zeros(3 * n, np.int64), np.zeros(3 * n, np.int64)
-    actions, streams = np.zeros(3 * n, np.int16), np.zeros(3 * n, np.uint64)
+    out = allocate_records(200, win_slots(rules))
+    obs = empty_observation(4 * n)
+    legal = np.zeros((4 * n, N_ACTIONS), np.bool_)
+    row_table, row_seat = np.zeros(4 * n, np.int64), np.zeros(4 * n, np.int64)
+    actions, streams = np.zeros(4 * n, np.int16), np.zeros(4 * n, np.uint64)
     full = np.bincount(tile_set_wall(rules.tile_set), minlength=34)[:34]
     counts = np.zeros(34, np.int64)
     engine.start_tables(st, params, queue)
@@ -149,7 +160,7 @@ def assert_tiles_conserved(rules):
         if rows == 0:
             break
         for b in range(n):
-            if st.phase[b] in (0, 1, 2, 3):
+            if st.phase[b] in (0, 1, 2, 3, PH_EXCHANGE, PH_VOID):
                 engine.tile_balance(st, b, counts)
                 assert np.array_equal(counts, full), (b, steps)
         engine.seat_streams(st, rows, row_table, row_seat, streams)

@@ -4,7 +4,9 @@ Each checks a rule from the row's facts, not from the engine's settlement:
 XZ-P2 (no win with three suits), XZ-P4 (at most three winners, each once, the
 hand ends at the third win or an empty wall), XZ-M5 (a later self-draw is paid
 only by the players still in), XZ-E1 (every 花猪 pays 16 to each non-花猪),
-XZ-E2/E3 (end-of-wall money only on an empty wall), XZ-P7 (the next dealer).
+XZ-E2/E3 (end-of-wall money only on an empty wall), XZ-P7 (the next dealer), XZ-H1 换三张 (three tiles
+of one suit passed by every seat), XZ-H2 定缺 (a declared suit, discarded first and never in a win) and
+XZ-H7 血流成河 (winners stay in and win again; the hand ends on an empty wall).
 Zero-sum nets, components and re-scoring run in tests/test_sim_conformance.py.
 """
 
@@ -17,7 +19,7 @@ from mjsim import ruleset
 from mjsim.sim.constants import WIN
 from mjsim.tiles import parse_meld, parse_tiles
 
-PRESETS = ["xuezhan", "xuezhan_cap3"]
+PRESETS = ["xuezhan", "xuezhan_cap3", "xuezhan_dingque", "xueliu"]
 POLICIES = ["efficiency", "value", "defensive", "random", "expert"]
 HANDS = 200
 
@@ -41,27 +43,92 @@ def test_xz_p2_every_win_holds_at_most_two_suits(run):
 
 
 def test_xz_p4_at_most_three_winners_each_once_and_the_hand_ends_at_the_third(run):
-    _, policy, cols = run
+    """XZ-P4 血战到底; under XZ-H7 血流成河 winners stay in, may win again, and only an empty wall ends it."""
+    rules, policy, cols = run
     for winners, exhausted, states in zip(cols["winners"], cols["exhausted"], cols["end_state"]):
-        assert len(winners) <= 3 and len(set(winners)) == len(winners)
-        assert exhausted or len(winners) == 3  # a hand ends at the third win or on an empty wall
-        assert [s for s in range(4) if states[s] == "won"] == sorted(winners)
-    if policy != "random":  # competent seats finish most hands with three winners
-        assert np.mean([len(w) == 3 for w in cols["winners"]]) > 0.4
+        assert [s for s in range(4) if states[s] == "won"] == sorted(set(winners))
+        if rules.bloody_flow:
+            assert exhausted
+        else:
+            assert len(winners) <= 3 and len(set(winners)) == len(winners)
+            assert exhausted or len(winners) == 3  # a hand ends at the third win or on an empty wall
+    if policy != "random":  # competent seats finish most hands with three winners (win again in 血流)
+        if rules.bloody_flow:
+            assert np.mean([len(w) > len(set(w)) for w in cols["winners"]]) > 0.4
+        else:
+            assert np.mean([len(w) == 3 for w in cols["winners"]]) > 0.4
+
+
+def test_xz_h7_a_flow_winner_wins_again_only_on_a_self_draw_or_the_one_tile_that_completes_its_locked_hand(run):
+    """XZ-H7 (interpretation): after winning, a seat's hand is locked (its winning tile set aside), so each
+    of its later wins is on the same waiting hand: the logged hands before the winning tile agree."""
+    rules, policy, cols = run
+    repeats = 0
+    for hands, winners, tiles in zip(cols["win_hands"], cols["winners"], cols["win_tiles"]):
+        before = {}
+        for hand, seat, tile in zip(hands, winners, tiles):
+            held = sorted(parse_tiles(hand))
+            held.remove(parse_tiles(tile)[0])
+            if seat in before:
+                assert rules.bloody_flow and before[seat] == held
+                repeats += 1
+            before[seat] = held
+    if rules.bloody_flow and policy != "random":
+        assert repeats > len(cols["hand_id"]) // 4
 
 
 def test_xz_m5_a_later_self_draw_is_paid_by_the_players_still_in(run):
-    _, _, cols = run
+    rules, _, cols = run
     for i, winners in enumerate(cols["winners"]):
         for k, w in enumerate(winners):
             in_play = cols["win_in_play"][i][k]
             earlier = {winners[j] for j in range(k) if cols["win_turn"][i][j] < cols["win_turn"][i][k]}
             assert in_play >> w & 1, "the winner was in play"
-            assert all(not (in_play >> e & 1) for e in earlier), "an earlier winner has left play"
+            if rules.bloody_flow:  # XZ-H7: nobody leaves play
+                assert in_play == 15
+            else:
+                assert all(not (in_play >> e & 1) for e in earlier), "an earlier winner has left play"
             if cols["win_kind"][i][k] in ("self_draw", "kong_replacement"):
                 assert cols["win_from"][i][k] == -1
             else:
                 assert cols["win_from"][i][k] in range(4) and cols["win_from"][i][k] != w
+
+
+def test_xz_h1_every_seat_passes_three_tiles_of_one_suit_in_one_direction(run):
+    rules, _, cols = run
+    for passed, offset in zip(cols["passed_tiles"], cols["pass_offset"]):
+        if not rules.exchange_three:
+            assert passed is None and offset is None
+            continue
+        assert offset in (1, 2, 3)
+        for text in passed:
+            tiles = parse_tiles(text)
+            assert len(tiles) == 3 and len({t // 9 for t in tiles}) == 1 and max(tiles) < 27, text
+
+
+def test_xz_h2_a_declared_void_suit_is_never_in_a_win(run):
+    rules, _, cols = run
+    for i, void in enumerate(cols["void_suits"]):
+        void = list(void)
+        if not rules.declare_void:
+            assert void == [-1] * 4
+            continue
+        assert all(v in (0, 1, 2) for v in void)
+        for seat, hand, melds in zip(cols["winners"][i], cols["win_hands"][i], cols["win_melds"][i]):
+            assert void[seat] not in _suits(hand, melds), (hand, melds, void[seat])
+
+
+def test_xz_sub_components_add_up_to_kong_and_penalty_money(run):
+    """net_call_transfer and net_tax_refund are parts of net_kong; net_flower_pig and net_not_ready make
+    net_penalty (XZ-M4, XZ-E1..E3); each part is zero-sum."""
+    _, _, cols = run
+    for i in range(len(cols["hand_id"])):
+        pig, not_ready = np.asarray(cols["net_flower_pig"][i]), np.asarray(cols["net_not_ready"][i])
+        assert np.array_equal(pig + not_ready, np.asarray(cols["net_penalty"][i]))
+        for part in ("net_call_transfer", "net_tax_refund", "net_flower_pig", "net_not_ready"):
+            assert sum(cols[part][i]) == 0, part
+        if not cols["exhausted"][i]:
+            assert not np.any(cols["net_tax_refund"][i]) and not np.any(pig) and not np.any(not_ready)
 
 
 def test_xz_e1_every_flower_pig_pays_sixteen_to_each_non_pig(run):

@@ -49,6 +49,9 @@ class Policy:
     # Ruleset options whose values change this policy's choices beyond the legal actions (what it values or
     # fears).  A comparison may re-settle a variant only where no seated policy reads an option it changes.
     reads: frozenset[str] = frozenset()
+    # The choices before play (换三张 tiles, the 定缺 suit: decisions EXCHANGE and VOID), called like ``act``;
+    # None leaves them to the common choice (mjsim.agents.legal.setup_choice).
+    setup: Callable | None = None
 
     def param_names(self) -> tuple[str, ...]:
         return tuple(self.default_params)

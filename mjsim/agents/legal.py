@@ -1,8 +1,8 @@
-"""Compiled helpers on legal masks: a uniform legal choice, the last-resort legality guard, and the
-two-suit discipline every policy keeps under 缺一门."""
+"""Compiled helpers on legal masks: a uniform legal choice, the last-resort legality guard, the
+two-suit discipline every policy keeps under 缺一门, and the common 换三张 / 定缺 choices."""
 
 from mjsim.sim.borrowing import njit_borrowed
-from mjsim.sim.constants import CKONG, DISCARD, KONG, N_ACTIONS, PUNG, TURN
+from mjsim.sim.constants import CKONG, DISCARD, EXCHANGE, KONG, N_ACTIONS, PUNG, TURN, VOID, VOID_SUIT
 from mjsim.sim.rng import next_below
 
 
@@ -50,14 +50,17 @@ def void_suit(hand, exposed, i):
 
 
 @njit_borrowed
-def two_suit_legal(hand, exposed, decision, target, legal, allowed):
+def two_suit_legal(hand, exposed, decision, target, declared, legal, allowed):
     """Every policy's discipline under 缺一门 (XZ-P2, ``max_suits`` 2): ``allowed`` is ``legal`` less the
-    actions that keep the void suit (:func:`void_suit`): while it holds any, only its tiles are discarded
-    and none is konged; no pung or kong of it is claimed.  A row left with no action keeps ``legal``."""
+    actions that keep the void suit (the ``declared`` one under 定缺, else :func:`void_suit`): while it
+    holds any, only its tiles are discarded and none is konged; no pung or kong of it is claimed.  A row
+    left with no action keeps ``legal``; the choices before play (换三张, 定缺) are left as they are."""
     for i in range(legal.shape[0]):
         for a in range(N_ACTIONS):
             allowed[i, a] = legal[i, a]
-        c = void_suit(hand, exposed, i)
+        if decision[i] >= EXCHANGE:
+            continue
+        c = declared[i] if declared[i] >= 0 else void_suit(hand, exposed, i)
         if c < 0:
             continue
         if decision[i] == TURN:
@@ -79,3 +82,65 @@ def two_suit_legal(hand, exposed, decision, target, legal, allowed):
         if n == 0:
             for a in range(N_ACTIONS):
                 allowed[i, a] = legal[i, a]
+
+
+@njit_borrowed
+def _connections(hand, i, t):
+    """How much tile ``t`` of row ``i``'s hand works with the rest: copies of it (pairs, pungs) count
+    double, neighbours one and two steps away in its suit once."""
+    base = 9 * (t // 9)
+    links = 2 * (hand[i, t] - 1)
+    for d in (-2, -1, 1, 2):
+        u = t + d
+        if base <= u < base + 9:
+            links += min(hand[i, u], 1)
+    return links
+
+
+@njit_borrowed
+def _suit_links(hand, i, c):
+    links = 0
+    for t in range(9 * c, 9 * c + 9):
+        if hand[i, t] > 0:
+            links += hand[i, t] * _connections(hand, i, t)
+    return links
+
+
+@njit_borrowed
+def setup_choice(hand, decision, legal, chosen):
+    """The common choices before play, in ``chosen`` (one action per row).
+
+    定缺 (XZ-H2, decision ``VOID``): the suit with the fewest tiles, ties to the one whose tiles work
+    together least.  换三张 (XZ-H1, ``EXCHANGE``): the first pick comes from the legal suit with the fewest
+    tiles (the one most likely to be played out); each pick is that suit's tile that works with the rest
+    least, so what is passed is what the hand needs least."""
+    for i in range(legal.shape[0]):
+        best = -1
+        best_key = 1 << 30
+        if decision[i] == VOID:
+            for c in range(3):
+                held = 0
+                for t in range(9 * c, 9 * c + 9):
+                    held += hand[i, t]
+                key = 1000 * held + _suit_links(hand, i, c)
+                if legal[i, VOID_SUIT + c] and key < best_key:
+                    best, best_key = VOID_SUIT + c, key
+        else:
+            c = 0
+            suit_key = 1 << 30
+            for suit in range(3):
+                held = 0
+                offered = False
+                for t in range(9 * suit, 9 * suit + 9):
+                    held += hand[i, t]
+                    offered = offered or legal[i, DISCARD + t]
+                key = 1000 * held + _suit_links(hand, i, suit)
+                if offered and key < suit_key:
+                    c, suit_key = suit, key
+            for t in range(9 * c, 9 * c + 9):
+                if legal[i, DISCARD + t]:
+                    edge = min(t - 9 * c, 9 * c + 8 - t)  # middle tiles connect more: pass ends first
+                    key = 10 * _connections(hand, i, t) + edge
+                    if key < best_key:
+                        best, best_key = DISCARD + t, key
+        chosen[i] = best

@@ -1,7 +1,7 @@
 """The ``random`` policy: a uniformly random legal action (the baseline every other policy is timed against).
 
 It is the baseline that ignores everything — shape, safety, value and wild tiles alike: it throws a
-ghost (C-J1) as readily as any other tile.
+ghost (C-J1) as readily as any other tile, and passes (换三张) and declares void (定缺) at random.
 """
 
 from numba import njit
@@ -24,4 +24,4 @@ def act(obs, legal, rng, params, rules):
     return out
 
 
-POLICY = Policy(name="random", act=act, default_params={}, doc=__doc__.split("\n\n")[0])
+POLICY = Policy(name="random", act=act, default_params={}, doc=__doc__.split("\n\n")[0], setup=act)

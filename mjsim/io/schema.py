@@ -34,7 +34,10 @@ COLUMNS: dict[str, tuple[pa.DataType, str]] = {
     "round_wind": (pa.int8(), "round wind 圈风 0-3 = 东南西北 (C-S2)"),
     "streak": (pa.int16(), "hands in a row the dealer has kept the deal before this one (连庄 count)"),
     "policies": (pa.list_(pa.string(), 4), "policy spec of each absolute seat, parameters included"),
-    "winners": (pa.list_(pa.int8()), "absolute seats that won, in win order; empty on a drawn hand"),
+    "winners": (
+        pa.list_(pa.int8()),
+        "absolute seats that won, in win order; empty on a drawn hand (血流成河, XZ-H7: a seat may win again)",
+    ),
     "discarder": (pa.int8(), "seat whose discard (or robbed kong) was won on; null on self-draw or draw"),
     "win_kind": (pa.list_(pa.string()), "per winner: self_draw, discard, kong_replacement or robbed_kong"),
     "fan": (pa.list_(pa.int16()), "per winner: fan after bonuses, raises and cap (units in 推倒胡)"),
@@ -106,6 +109,22 @@ COLUMNS: dict[str, tuple[pa.DataType, str]] = {
         "血战 only, per seat as the hand ends: won, ready, not_ready or flower_pig (XZ-E1, XZ-E2); null elsewhere",
     ),
     "ready_fan": (_SEATS, "血战: per seat, the fan of a ready hand's best winning tile as a discard win (XZ-E2), -1"),
+    "void_suits": (
+        pa.list_(pa.int8(), 4),
+        "per seat: the suit declared void under 定缺 (XZ-H2), 0 m, 1 p, 2 s; -1 when none is declared",
+    ),
+    "passed_tiles": (
+        pa.list_(pa.string(), 4),
+        "换三张 (XZ-H1), per seat: the three tiles it passed, tile notation; null without the exchange",
+    ),
+    "pass_offset": (
+        pa.int8(),
+        "换三张 (XZ-H1): where every seat's tiles went, 1 to 下家, 2 to 对家, 3 to 上家; null without the exchange",
+    ),
+    "net_call_transfer": (_SEATS, "血战: the part of net_kong moved by 呼叫转移 (XZ-M4); null elsewhere"),
+    "net_tax_refund": (_SEATS, "血战: the part of net_kong returned by 退税 (XZ-E3); null elsewhere"),
+    "net_flower_pig": (_SEATS, "血战: the part of net_penalty paid by 查花猪 (XZ-E1); null elsewhere"),
+    "net_not_ready": (_SEATS, "血战: the part of net_penalty paid by 查叫 (XZ-E2); null elsewhere"),
     "turns": (pa.int16(), "discards made in the hand"),
     "wall_left": (pa.int16(), "drawable tiles left when the hand ended (the dead wall 留牌 not counted, C-W5)"),
 }

@@ -15,12 +15,15 @@ KONG = 105  # exposed kong 明杠 from a discard
 CHOW_LOW = 106  # the discard is the lowest tile of the chow
 CHOW_MID = 107
 CHOW_HIGH = 108
-N_ACTIONS = 109
+VOID_SUIT = 109  # VOID_SUIT + c: declare suit c (0 m, 1 p, 2 s) void (XZ-H2 定缺)
+N_ACTIONS = 112
 
 # decisions ----------------------------------------------------------------
 TURN = 0  # own turn after a draw (or after a pung/chow): win, kongs, discard
 RESPONSE = 1  # another player's discard: win, pung, kong, chow, pass
 ROB = 2  # another player's added kong: win (抢杠) or pass
+EXCHANGE = 3  # XZ-H1 换三张: pick a tile to pass (DISCARD + t), three picks of one suit
+VOID = 4  # XZ-H2 定缺: name the void suit (VOID_SUIT + c)
 
 # melds (kind codes in the engine and the logs) -----------------------------
 MELD_NONE = 0

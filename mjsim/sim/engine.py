@@ -21,6 +21,18 @@ reference does not say who draws after a win; here play goes on from the seat
 after the winner (after the last winner in turn order from the discarder when
 several win on one discard), as Sichuan tables play.  A won discard or robbed
 kong tile joins the first winner's hand, so the tiles stay conserved.
+
+血流成河 (XZ-H7, ``bloody_flow``): a winner stays in play and may win again
+until the wall is empty.  The reference does not say what a winner may do
+with its hand; here, as Sichuan game servers play it, the winning tile is set
+aside (``set_aside``) and the hand is locked: on its turn the winner wins or
+discards the tile it drew, and it answers a discard only with a win.
+
+换三张 and 定缺 (XZ-H1, XZ-H2) are decisions before the dealer's first turn:
+three rounds in which every seat picks a tile to pass (all three of one
+suit), the exchange in a direction drawn from the wall's stream, then every
+seat names its void suit.  A seat holding tiles of its void suit must
+discard them first, may not pung or kong them, and may not win.
 """
 
 from __future__ import annotations
@@ -37,6 +49,7 @@ from mjsim.sim.constants import (
     CHOW_MID,
     CKONG,
     DISCARD,
+    EXCHANGE,
     KONG,
     KONG_ADDED,
     KONG_CONCEALED,
@@ -50,6 +63,8 @@ from mjsim.sim.constants import (
     RESPONSE,
     ROB,
     TURN,
+    VOID,
+    VOID_SUIT,
     WIN,
     WIN_DISCARD,
     WIN_KONG_REPLACEMENT,
@@ -67,10 +82,12 @@ from mjsim.sim.state import (
     END_WON,
     PH_DRAW,
     PH_END,
+    PH_EXCHANGE,
     PH_IDLE,
     PH_RESPONSE,
     PH_ROB,
     PH_TURN,
+    PH_VOID,
     TRACE_LEN,
     ArraysStructType,
 )
@@ -79,6 +96,8 @@ _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 TRACE_DRAW = 200  # trace pseudo-actions besides the action codes
 TRACE_DEAL = 201
 TRACE_EXHAUSTED = 202
+TRACE_PASS = 203  # XZ-H1: the seat passes a tile (as the exchange happens, with the receiving offset)
+TRACE_VOID = 204  # XZ-H2: the seat declares a void suit (tile = the suit)
 
 
 # ---- small helpers ---------------------------------------------------------------------------
@@ -165,10 +184,29 @@ def _score(st, p, sc, b, s, counts, win_tile, flags, discard_winners, found, wor
 
 
 @njit(cache=True, inline="always")
+def _holds_suit(counts, c):
+    """``counts`` holds a tile of suit ``c`` (-1: no suit)."""
+    if c < 0:
+        return False
+    for t in range(9 * c, 9 * c + 9):
+        if counts[t] > 0:
+            return True
+    return False
+
+
+@njit(cache=True, inline="always")
+def _locked(st, p, b, s):
+    """XZ-H7: a 血流成河 winner plays on with its hand locked."""
+    return p.bloody_flow and st.has_won[b, s]
+
+
+@njit(cache=True, inline="always")
 def _win_fan(st, p, sc, b, s, counts, win_tile, flags, work):
     """Value if ``counts`` is a legal win for seat ``s`` (shape, JPH-P4 minimum fan, 满鬼), else -1."""
     wild_a, wild_b = st.wild[b, 0], st.wild[b, 1]
     holds_wild = (wild_a >= 0 and counts[wild_a] > 0) or (wild_b >= 0 and counts[wild_b] > 0)
+    if p.declare_void and _holds_suit(counts, st.void_suit[b, s]):
+        return -1  # XZ-H2: no win while holding the void suit
     if not holds_wild and not may_be_win(counts, counts.sum(), p.forms):
         return -1  # the common case, decided without the scorer's tables
     fan = _score(st, p, sc, b, s, counts, win_tile, flags, 1, work.found, work)
@@ -302,6 +340,14 @@ def _deal(st, p, b):
     st.win_turn[b] = 0
     st.win_in_play[b] = 0
     st.won[b] = False
+    st.has_won[b] = False
+    st.set_aside[b] = 0
+    st.void_suit[b] = -1
+    st.exchange_tiles[b] = -1
+    st.exchange_dir[b] = 0
+    st.setup_round[b] = 0
+    st.setup_answers[b] = 0
+    st.xz_moves[b] = 0
     st.exhausted[b] = False
     st.end_state[b] = -1
     st.ready_fan[b] = -1
@@ -315,6 +361,80 @@ def _deal(st, p, b):
     _trace(st, p, b, dealer, TRACE_DEAL, 0)
     _set_wilds(st, p, b)
     _reserve_horses(st, p, b)
+    if p.exchange_three:  # XZ-H1: the direction is drawn for the hand, after the wall
+        st.exchange_dir[b] = 1 + next_below(st.rng[b], 0, 3)
+        st.phase[b] = PH_EXCHANGE
+    elif p.declare_void:
+        st.phase[b] = PH_VOID
+
+
+# ---- 换三张 and 定缺 (XZ-H1, XZ-H2) -------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _setup_legal(st, b, s, legal):
+    """XZ-H1: the first pick is any tile of a suit the seat holds three of, the next two of the same suit;
+    XZ-H2: any suit may be declared void."""
+    if st.phase[b] == PH_VOID:
+        for c in range(3):
+            legal[VOID_SUIT + c] = True
+        return
+    hand = st.hands[b, s]
+    first = st.exchange_tiles[b, s, 0]
+    for c in range(3):
+        if first >= 0 and first // 9 != c:
+            continue
+        held = 0
+        for t in range(9 * c, 9 * c + 9):
+            held += hand[t]
+        if first < 0 and held < 3:
+            continue
+        for t in range(9 * c, 9 * c + 9):
+            if hand[t] > 0:
+                legal[DISCARD + t] = True
+
+
+@njit(cache=True)
+def _apply_setup(st, p, b, s, action):
+    """One seat's pick (PH_EXCHANGE) or declaration (PH_VOID); the phase moves on once all four answered."""
+    if st.phase[b] == PH_VOID:
+        st.void_suit[b, s] = action - VOID_SUIT
+        _trace(st, p, b, s, TRACE_VOID, action - VOID_SUIT)
+    else:
+        t = action - DISCARD
+        st.hands[b, s, t] -= 1  # in flight until the exchange (tile_balance counts it)
+        st.exchange_tiles[b, s, st.setup_round[b]] = t
+    st.setup_answers[b] += 1
+    if st.setup_answers[b] < 4:
+        return
+    st.setup_answers[b] = 0
+    if st.phase[b] == PH_EXCHANGE:
+        st.setup_round[b] += 1
+        if st.setup_round[b] < 3:
+            return
+        offset = st.exchange_dir[b]
+        for seat in range(4):
+            for k in range(3):
+                t = st.exchange_tiles[b, seat, k]
+                st.hands[b, (seat + offset) % 4, t] += 1
+                _trace(st, p, b, seat, TRACE_PASS, t)
+        if p.declare_void:
+            st.phase[b] = PH_VOID
+            return
+    _begin_play(st, b)
+
+
+@njit(cache=True)
+def _begin_play(st, b):
+    """The dealer's first turn after 换三张 / 定缺: its 'drawn' tile is the 14th dealt if still held, else the
+    first tile it received."""
+    dealer = st.dealer[b]
+    t = st.target[b]
+    if st.hands[b, dealer, t] == 0:
+        t = st.exchange_tiles[b, (dealer - st.exchange_dir[b]) % 4, 0]
+    st.target[b] = t
+    st.actor[b] = dealer
+    st.phase[b] = PH_TURN
 
 
 @njit(cache=True)
@@ -478,6 +598,8 @@ def _record_win(st, p, sc, b, s, kind, counts, win_tile, discarder, discard_winn
     if kind == WIN_ROBBED_KONG:
         flags |= ROBBED_KONG
     i = st.n_winners[b]
+    if i >= st.winners.shape[1]:
+        raise RuntimeError("a hand won more often than the win slots hold (state.MAX_FLOW_WINS)")
     fan = _score(st, p, sc, b, s, counts, win_tile, flags, discard_winners, st.win_patterns[b, i], work)
     st.winners[b, i] = s
     st.win_kind[b, i] = kind
@@ -494,13 +616,15 @@ def _record_win(st, p, sc, b, s, kind, counts, win_tile, discarder, discard_winn
         st.win_melds[b, i, m, 0] = st.meld_kind[b, s, m]
         st.win_melds[b, i, m, 1] = st.meld_tile[b, s, m]
     st.n_winners[b] = i + 1
+    st.has_won[b, s] = True
     if i == 0:
         st.discarder[b] = discarder
 
 
 @njit(cache=True)
-def _play_on(st, b, last_winner):
-    """XZ-P4 血战到底: after a win the others play on from the seat after ``last_winner``, until three won."""
+def _play_on(st, p, b, last_winner):
+    """XZ-P4 血战到底: after a win the others play on from the seat after ``last_winner``, until three won
+    (XZ-H7 血流成河: everyone plays on until the wall is empty)."""
     won = 0
     for s in range(4):
         won += st.won[b, s]
@@ -508,7 +632,7 @@ def _play_on(st, b, last_winner):
     st.replacement_from[b] = -1
     st.after_kong[b] = False
     st.target[b] = -1
-    if won >= 3:
+    if won >= 3 and not p.bloody_flow:
         st.phase[b] = PH_END
         return
     st.actor[b] = _next_seat(st, b, last_winner)
@@ -575,6 +699,10 @@ def _finish(st, p, b, out):
     out.exhausted[r] = st.exhausted[b]
     out.end_state[r] = st.end_state[b]
     out.ready_fan[r] = st.ready_fan[b]
+    out.void_suit[r] = st.void_suit[b]
+    out.exchange_tiles[r] = st.exchange_tiles[b]
+    out.exchange_dir[r] = st.exchange_dir[b]
+    out.xz_moves[r] = st.xz_moves[b]
     for c in range(st.transfers.shape[1]):
         for payer in range(4):
             for payee in range(4):
@@ -646,6 +774,17 @@ def _turn_legal(st, p, sc, b, legal, work):
             if _must_win(st, p, b):  # XZ-P6: the self-draw must be taken
                 for a in range(legal.size):
                     legal[a] = a == WIN
+                return
+    if _locked(st, p, b, s):  # XZ-H7: win or discard the drawn tile
+        for a in range(legal.size):
+            legal[a] = legal[a] and (a == WIN or a == DISCARD + st.target[b])
+    elif p.declare_void and _holds_suit(hand, st.void_suit[b, s]):
+        c = st.void_suit[b, s]  # XZ-H2: the void suit's tiles go first and are never konged
+        for t in range(34):
+            if not 9 * c <= t < 9 * c + 9:
+                legal[DISCARD + t] = False
+            else:
+                legal[CKONG + t] = False
 
 
 @njit(cache=True)
@@ -756,9 +895,13 @@ def _apply_turn(st, p, sc, b, action, work):
         kind = WIN_KONG_REPLACEMENT if st.replacement[b] > 0 else WIN_SELF_DRAW
         _trace(st, p, b, s, WIN, st.target[b])
         _record_win(st, p, sc, b, s, kind, st.hands[b, s], st.target[b], -1, 1, _turn_flags(st, p, b, s), work)
-        if p.bloody:
+        if p.bloody_flow:  # XZ-H7: the winning tile is set aside, the hand stays as it was
+            st.hands[b, s, st.target[b]] -= 1
+            st.set_aside[b, st.target[b]] += 1
+            _play_on(st, p, b, s)
+        elif p.bloody:
             st.won[b, s] = True
-            _play_on(st, b, s)
+            _play_on(st, p, b, s)
         else:
             st.phase[b] = PH_END
     elif action >= CKONG and action < AKONG:
@@ -847,7 +990,10 @@ def _answer_legal(st, p, sc, b, s, legal, work):
                     legal[PASS] = False
                     return True
     # C-P3: pung and chow may take the wall's last discard too (the claimer's discard can then be won);
-    # an exposed kong needs a replacement tile.  C-J1: no claims with wild tiles.
+    # an exposed kong needs a replacement tile.  C-J1: no claims with wild tiles.  XZ-H7: a locked 血流
+    # winner only wins; XZ-H2: nobody claims its void suit.
+    if _locked(st, p, b, s) or (p.declare_void and st.void_suit[b, s] == t // 9):
+        return any_option
     if not _is_wild(st, b, t):
         if hand[t] >= 2 and ((st.pung_blocked[b, s] >> t) & 1) == 0:
             legal[PUNG] = True
@@ -983,13 +1129,17 @@ def _resolve(st, p, sc, b, work):
             _record_win(st, p, sc, b, s, kind, counts, t, d, discard_winners, flags, work)
             if p.bloody:
                 if recorded == 1:
-                    st.hands[b, s, t] += 1  # the one tile joins the first winner's closed hand
+                    if p.bloody_flow:
+                        st.set_aside[b, t] += 1  # XZ-H7: set aside, the winner's hand stays
+                    else:
+                        st.hands[b, s, t] += 1  # the one tile joins the first winner's closed hand
                 last = s
         st.responses[b] = -1
         if p.bloody:
-            for i in range(st.n_winners[b]):
-                st.won[b, st.winners[b, i]] = True
-            _play_on(st, b, last)
+            if not p.bloody_flow:
+                for i in range(st.n_winners[b]):
+                    st.won[b, st.winners[b, i]] = True
+            _play_on(st, p, b, last)
         else:
             st.phase[b] = PH_END
         return
@@ -1051,7 +1201,7 @@ def end_states(st, p, sc, b, work):
     counts = work.counts
     for s in range(4):
         st.ready_fan[b, s] = -1
-        if st.won[b, s]:
+        if st.has_won[b, s]:
             st.end_state[b, s] = END_WON
             continue
         if _suit_count(st, b, s) >= 3:
@@ -1085,6 +1235,7 @@ def observe(st, p, rows, row_table, row_seat, obs):
     o_n, o_sets, o_wall = obs.n_concealed, obs.sets_needed, obs.wall_left
     o_offset, o_round = obs.seat_offset, obs.round_wind
     o_decision, o_target, o_from, o_wild = obs.decision, obs.target, obs.target_from, obs.wild
+    void_suit, o_void = st.void_suit, obs.void_suit
     sets = 5 if p.hand_size == 16 else 4
     for row in range(rows):
         b = row_table[row]
@@ -1110,10 +1261,21 @@ def observe(st, p, rows, row_table, row_seat, obs):
         o_wall[row] = back[b] - front[b] + 1 - p.dead_wall
         o_offset[row] = (s - dealer[b]) % 4
         o_round[row] = round_wind[b]
-        decision = TURN if phase[b] == PH_TURN else (ROB if phase[b] == PH_ROB else RESPONSE)
+        ph = phase[b]
+        if ph == PH_TURN:
+            decision = TURN
+        elif ph == PH_ROB:
+            decision = ROB
+        elif ph == PH_EXCHANGE:
+            decision = EXCHANGE
+        elif ph == PH_VOID:
+            decision = VOID
+        else:
+            decision = RESPONSE
         o_decision[row] = decision
-        o_target[row] = target[b]
-        o_from[row] = -1 if decision == TURN else (actor[b] - s) % 4
+        o_target[row] = target[b] if decision <= ROB else -1
+        o_void[row] = void_suit[b, s]
+        o_from[row] = (actor[b] - s) % 4 if decision == RESPONSE or decision == ROB else -1
         for k in range(2):
             if wild[b, k] >= 0:
                 o_wild[row, wild[b, k]] = True
@@ -1147,6 +1309,14 @@ def collect(st, p, sc, queue, out, obs, legal, row_table, row_seat):
                 _finish(st, p, b, out)
                 _start_next(st, p, b, queue)
                 continue
+            if phase == PH_EXCHANGE or phase == PH_VOID:
+                for s in range(4):
+                    legal[rows] = False
+                    _setup_legal(st, b, s, legal[rows])
+                    row_table[rows] = b
+                    row_seat[rows] = s
+                    rows += 1
+                break
             if phase == PH_TURN:
                 legal[rows] = False
                 _turn_legal(st, p, sc, b, legal[rows], work)
@@ -1186,6 +1356,8 @@ def apply(st, p, sc, rows, row_table, row_seat, actions):
         b = row_table[i]
         if st.phase[b] == PH_TURN:
             _apply_turn(st, p, sc, b, actions[i], work)
+        elif st.phase[b] == PH_EXCHANGE or st.phase[b] == PH_VOID:
+            _apply_setup(st, p, b, row_seat[i], actions[i])
         else:
             st.responses[b, row_seat[i]] = actions[i]
             answers[i] = True
@@ -1254,3 +1426,10 @@ def tile_balance(st, b, counts):
     for k in range(2):
         if st.turned[b, k] >= 0:
             counts[st.turned[b, k]] += 1
+    for t in range(34):
+        counts[t] += st.set_aside[b, t]  # XZ-H7 winning tiles put aside
+    if st.phase[b] == PH_EXCHANGE:  # XZ-H1 tiles picked, not yet passed
+        for s in range(4):
+            for k in range(3):
+                if st.exchange_tiles[b, s, k] >= 0:
+                    counts[st.exchange_tiles[b, s, k]] += 1

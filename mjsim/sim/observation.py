@@ -24,10 +24,11 @@ class Observation(NamedTuple):
     wall_left: np.ndarray  # int16 (N,): drawable tiles left
     seat_offset: np.ndarray  # int8 (N,): offset from the dealer (seat wind tile = 27 + offset)
     round_wind: np.ndarray  # int8 (N,): 0..3 (round wind tile = 27 + round_wind)
-    decision: np.ndarray  # int8 (N,): TURN, RESPONSE or ROB
+    decision: np.ndarray  # int8 (N,): TURN, RESPONSE, ROB, or before play EXCHANGE (XZ-H1) or VOID (XZ-H2)
     target: np.ndarray  # int8 (N,): tile discarded/added (RESPONSE/ROB) or just drawn (TURN; -1 after a claim)
     target_from: np.ndarray  # int8 (N,): relative seat of the discarder/konger; -1 on TURN
     wild: np.ndarray  # bool (N, 34): the hand's wild kinds (鬼牌 / 财神, public once turned up or fixed)
+    void_suit: np.ndarray  # int8 (N,): the suit the player declared void (XZ-H2 定缺), -1 none
 
 
 def empty_observation(rows: int) -> Observation:
@@ -47,6 +48,7 @@ def empty_observation(rows: int) -> Observation:
         target=np.zeros(rows, np.int8),
         target_from=np.zeros(rows, np.int8),
         wild=np.zeros((rows, 34), np.bool_),
+        void_suit=np.full(rows, -1, np.int8),
     )
 
 
@@ -73,6 +75,7 @@ class PolicyRules(NamedTuple):
     fan_concealed: int  # JPH-F3 门前清 bonus (0 if the ruleset has none)
     fan_self_draw: int  # JPH-F3 自摸 bonus
     max_suits: int  # XZ-P2: most suits in a winning hand (2 = 缺一门: every policy plays one suit out)
+    declare_void: bool  # XZ-H2 定缺: the void suit is declared (``Observation.void_suit``)
     # the whole (public) Ruleset, for a policy that values hands with the family's own compiled scorer
     # (``expert``); not a number, so the kernels' int64 view (``rules_array``) leaves it out
     ruleset: object = None
@@ -104,5 +107,6 @@ def policy_rules(ruleset) -> PolicyRules:
         fan_concealed=1 if "concealed" in bonuses else 0,
         fan_self_draw=1 if "self_draw" in bonuses else 0,
         max_suits=ruleset.max_suits,
+        declare_void=ruleset.declare_void,
         ruleset=ruleset,
     )

@@ -23,7 +23,16 @@ import pyarrow as pa
 
 from mjsim.sim.constants import KONG_KIND_NAMES, MAX_MELDS, MELD_NAMES, WIN_KIND_NAMES
 from mjsim.sim.fastscore import AFTER_KONG, FIRST_TURN, LAST_TILE, N_PATTERNS, PATTERN_IDS
-from mjsim.sim.state import COMPONENT_NAMES, END_STATE_NAMES, MAX_HORSES, MAX_KONGS, N_COMPONENTS
+from mjsim.sim.state import (
+    COMPONENT_NAMES,
+    END_STATE_NAMES,
+    MAX_HORSES,
+    MAX_KONGS,
+    MAX_WINS,
+    N_COMPONENTS,
+    N_XZ_RULES,
+    XZ_RULE_NAMES,
+)
 from mjsim.tiles import format_counts, tile_name
 
 
@@ -39,13 +48,13 @@ class HandRecords(NamedTuple):
     turns: np.ndarray  # int16 (R,)
     wall_left: np.ndarray  # int16 (R,)
     n_winners: np.ndarray  # int8 (R,)
-    winners: np.ndarray  # int8 (R, 4)
-    win_kind: np.ndarray  # int8 (R, 4)
-    fan: np.ndarray  # int16 (R, 4)
-    win_flags: np.ndarray  # int8 (R, 4)
-    patterns: np.ndarray  # int8 (R, 4, N_PATTERNS)
-    win_hand: np.ndarray  # int8 (R, 4, 34)
-    win_melds: np.ndarray  # int8 (R, 4, MAX_MELDS, 2)
+    winners: np.ndarray  # int8 (R, W)
+    win_kind: np.ndarray  # int8 (R, W)
+    fan: np.ndarray  # int16 (R, W)
+    win_flags: np.ndarray  # int8 (R, W)
+    patterns: np.ndarray  # int8 (R, W, N_PATTERNS)
+    win_hand: np.ndarray  # int8 (R, W, 34)
+    win_melds: np.ndarray  # int8 (R, W, MAX_MELDS, 2)
     discarder: np.ndarray  # int8 (R,)
     liable: np.ndarray  # int8 (R,)
     nets: np.ndarray  # int64 (R, N_COMPONENTS, 4): per component, per absolute seat
@@ -56,8 +65,8 @@ class HandRecords(NamedTuple):
     horse_hits: np.ndarray  # int8 (R,)
     horse_pool: np.ndarray  # int8 (R, MAX_HORSES)
     horse_pool_free: np.ndarray  # int8 (R,)
-    win_kong_from: np.ndarray  # int8 (R, 4)
-    win_tile: np.ndarray  # int8 (R, 4)
+    win_kong_from: np.ndarray  # int8 (R, W)
+    win_tile: np.ndarray  # int8 (R, W)
     twelve_feeder: np.ndarray  # int8 (R, 4)
     twelve_turn: np.ndarray  # int16 (R, 4)
     limit_feeder: np.ndarray  # int8 (R, 4)
@@ -68,16 +77,22 @@ class HandRecords(NamedTuple):
     kong_kind: np.ndarray  # int8 (R, MAX_KONGS)
     kong_from: np.ndarray  # int8 (R, MAX_KONGS)
     kong_in_play: np.ndarray  # int8 (R, MAX_KONGS): bit per seat in play when the kong was made
-    win_from: np.ndarray  # int8 (R, 4): discarder or robbed player of each win, -1 self-draw
-    win_turn: np.ndarray  # int16 (R, 4): discard count at each win
-    win_in_play: np.ndarray  # int8 (R, 4): bit per seat in play at each win
+    win_from: np.ndarray  # int8 (R, W): discarder or robbed player of each win, -1 self-draw
+    win_turn: np.ndarray  # int16 (R, W): discard count at each win
+    win_in_play: np.ndarray  # int8 (R, W): bit per seat in play at each win
     exhausted: np.ndarray  # bool (R,): the hand ended on an empty wall
     end_state: np.ndarray  # int8 (R, 4): XZ-E state per seat (END_STATE_NAMES), -1 outside 血战
     ready_fan: np.ndarray  # int16 (R, 4): XZ-E2 best fan of a ready seat, -1
+    void_suit: np.ndarray  # int8 (R, 4): XZ-H2 declared void suit, -1 none
+    exchange_tiles: np.ndarray  # int8 (R, 4, 3): XZ-H1 tiles each seat passed, -1 none
+    exchange_dir: np.ndarray  # int8 (R,): XZ-H1 receiving offset 1..3, 0 no exchange
+    xz_moves: np.ndarray  # int64 (R, N_XZ_RULES, 4): nets of 呼叫转移, 退税, 查花猪, 查叫
 
 
-def allocate_records(capacity: int) -> HandRecords:
+def allocate_records(capacity: int, max_wins: int = MAX_WINS) -> HandRecords:
+    """Zeroed records for ``capacity`` hands of up to ``max_wins`` wins (W, ``state.win_slots``)."""
     r = capacity
+    w = max_wins
     return HandRecords(
         count=np.zeros(1, np.int64),
         hand_id=np.zeros(r, np.int64),
@@ -90,13 +105,13 @@ def allocate_records(capacity: int) -> HandRecords:
         turns=np.zeros(r, np.int16),
         wall_left=np.zeros(r, np.int16),
         n_winners=np.zeros(r, np.int8),
-        winners=np.zeros((r, 4), np.int8),
-        win_kind=np.zeros((r, 4), np.int8),
-        fan=np.zeros((r, 4), np.int16),
-        win_flags=np.zeros((r, 4), np.int8),
-        patterns=np.zeros((r, 4, N_PATTERNS), np.int8),
-        win_hand=np.zeros((r, 4, 34), np.int8),
-        win_melds=np.zeros((r, 4, MAX_MELDS, 2), np.int8),
+        winners=np.zeros((r, w), np.int8),
+        win_kind=np.zeros((r, w), np.int8),
+        fan=np.zeros((r, w), np.int16),
+        win_flags=np.zeros((r, w), np.int8),
+        patterns=np.zeros((r, w, N_PATTERNS), np.int8),
+        win_hand=np.zeros((r, w, 34), np.int8),
+        win_melds=np.zeros((r, w, MAX_MELDS, 2), np.int8),
         discarder=np.zeros(r, np.int8),
         liable=np.zeros(r, np.int8),
         nets=np.zeros((r, N_COMPONENTS, 4), np.int64),
@@ -107,8 +122,8 @@ def allocate_records(capacity: int) -> HandRecords:
         horse_hits=np.zeros(r, np.int8),
         horse_pool=np.zeros((r, MAX_HORSES), np.int8),
         horse_pool_free=np.zeros(r, np.int8),
-        win_kong_from=np.zeros((r, 4), np.int8),
-        win_tile=np.zeros((r, 4), np.int8),
+        win_kong_from=np.zeros((r, w), np.int8),
+        win_tile=np.zeros((r, w), np.int8),
         twelve_feeder=np.zeros((r, 4), np.int8),
         twelve_turn=np.zeros((r, 4), np.int16),
         limit_feeder=np.zeros((r, 4), np.int8),
@@ -119,12 +134,16 @@ def allocate_records(capacity: int) -> HandRecords:
         kong_kind=np.zeros((r, MAX_KONGS), np.int8),
         kong_from=np.zeros((r, MAX_KONGS), np.int8),
         kong_in_play=np.zeros((r, MAX_KONGS), np.int8),
-        win_from=np.zeros((r, 4), np.int8),
-        win_turn=np.zeros((r, 4), np.int16),
-        win_in_play=np.zeros((r, 4), np.int8),
+        win_from=np.zeros((r, w), np.int8),
+        win_turn=np.zeros((r, w), np.int16),
+        win_in_play=np.zeros((r, w), np.int8),
         exhausted=np.zeros(r, np.bool_),
         end_state=np.zeros((r, 4), np.int8),
         ready_fan=np.zeros((r, 4), np.int16),
+        void_suit=np.zeros((r, 4), np.int8),
+        exchange_tiles=np.zeros((r, 4, 3), np.int8),
+        exchange_dir=np.zeros(r, np.int8),
+        xz_moves=np.zeros((r, N_XZ_RULES, 4), np.int64),
     )
 
 
@@ -238,6 +257,14 @@ def rows_to_columns(records: HandRecords, n: int) -> dict[str, list | np.ndarray
     cols["end_state"] = [None if records.end_state[row, 0] < 0 else [END_STATE_NAMES[x] for x in records.end_state[row]]
                          for row in range(n)]  # fmt: skip
     cols["ready_fan"] = records.ready_fan[:n].astype(np.int64)
+    cols["void_suits"] = records.void_suit[:n].astype(np.int64)
+    exchanged = records.exchange_dir[:n] > 0
+    cols["passed_tiles"] = [[hand_text(np.bincount(records.exchange_tiles[row, s], minlength=34)) for s in range(4)]
+                            if exchanged[row] else None for row in range(n)]  # fmt: skip
+    cols["pass_offset"] = [int(records.exchange_dir[row]) if exchanged[row] else None for row in range(n)]
+    for index, name in enumerate(XZ_RULE_NAMES):
+        cols[f"net_{name}"] = [None if records.end_state[row, 0] < 0 else records.xz_moves[row, index].tolist()
+                               for row in range(n)]  # fmt: skip
     nets = records.nets[:n]
     cols["net"] = nets.sum(axis=1)
     for index, name in enumerate(("win", "kong", "horse", "liability", "penalty")):
@@ -291,7 +318,7 @@ def arrow_columns(records: HandRecords, n: int) -> dict[str, pa.Array]:
     """The first ``n`` rows as Arrow columns (every log column but the run's constants)."""
     r = slice(0, n)
     n_winners = records.n_winners[r].astype(np.int64)
-    per_winner = np.arange(4) < n_winners[:, None]  # (n, 4): the winner slots in use
+    per_winner = np.arange(records.winners.shape[1]) < n_winners[:, None]  # (n, W): the winner slots in use
     cols: dict[str, pa.Array] = {
         "hand_id": pa.array(records.hand_id[r]),
         "seed": pa.array(records.seed[r].astype(np.uint64)),
@@ -353,6 +380,17 @@ def arrow_columns(records: HandRecords, n: int) -> dict[str, pa.Array]:
     states = _END_STATES.take(pa.array(np.where(end_state < 0, 0, end_state).ravel()))
     cols["end_state"] = pa.FixedSizeListArray.from_arrays(states, 4, mask=pa.array(~known))
     cols["ready_fan"] = _fixed(records.ready_fan[r])
+    cols["void_suits"] = pa.FixedSizeListArray.from_arrays(pa.array(records.void_suit[r].ravel()), 4)
+    exchanged = records.exchange_dir[r] > 0
+    passed = records.exchange_tiles[r].astype(np.int64)  # (n, 4, 3)
+    counts = np.zeros((n * 4, 34), np.int8)
+    np.add.at(counts, (np.repeat(np.arange(n * 4), 3), np.where(passed < 0, 0, passed).ravel()), 1)
+    texts = pa.array([hand_text(c) if ok else "" for c, ok in zip(counts, np.repeat(exchanged, 4))], pa.string())
+    cols["passed_tiles"] = pa.FixedSizeListArray.from_arrays(texts, 4, mask=pa.array(~exchanged))
+    cols["pass_offset"] = pa.array(records.exchange_dir[r], mask=~exchanged)
+    for index, name in enumerate(XZ_RULE_NAMES):
+        moves = pa.array(records.xz_moves[r][:, index, :].ravel())
+        cols[f"net_{name}"] = pa.FixedSizeListArray.from_arrays(moves, 4, mask=pa.array(~known))
     cols["turns"] = pa.array(records.turns[r])
     cols["wall_left"] = pa.array(records.wall_left[r])
     return cols

@@ -23,7 +23,7 @@ from mjsim.sim.records import allocate_records, rows_to_columns
 from mjsim.sim.rng import root_key
 from mjsim.sim.runner import _decide, seat_policies
 from mjsim.sim.scoring import scoring
-from mjsim.sim.state import allocate_state, engine_params
+from mjsim.sim.state import allocate_state, engine_params, win_slots
 from mjsim.tiles import format_counts, tile_name
 
 WINDS = "东南西北"
@@ -45,8 +45,9 @@ def replay_hand(run_dir, hand_id: int, allow_partial: bool = False) -> tuple[lis
     seats = seat_policies(info["policies"])
     params = engine_params(ruleset, session_length=info["session_length"], seed_key=root_key(info["seed"]), replay=True)
     sc = scoring(ruleset)
-    st = allocate_state(1)
-    out = allocate_records(4)
+    slots = win_slots(ruleset)
+    st = allocate_state(1, slots)
+    out = allocate_records(4, slots)
     queue = np.array([0, 0], np.int64)  # nothing after this hand
     dealer_horses = len(row["horses"]) if ruleset.horses == "dealer" else 0
     engine.start_hand_at(
@@ -61,12 +62,12 @@ def replay_hand(run_dir, hand_id: int, allow_partial: bool = False) -> tuple[lis
         dealer_horses,
     )
     dealt = st.hands[0].copy()
-    obs = empty_observation(3)
-    legal = np.zeros((3, N_ACTIONS), np.bool_)
-    row_table = np.zeros(3, np.int64)
-    row_seat = np.zeros(3, np.int64)
-    actions = np.zeros(3, np.int16)
-    rng_rows = np.zeros(3, np.uint64)
+    obs = empty_observation(4)  # 换三张 / 定缺 ask all four seats at once
+    legal = np.zeros((4, N_ACTIONS), np.bool_)
+    row_table = np.zeros(4, np.int64)
+    row_seat = np.zeros(4, np.int64)
+    actions = np.zeros(4, np.int16)
+    rng_rows = np.zeros(4, np.uint64)
     rules = policy_rules(ruleset)
     while True:
         n = engine.collect(st, params, sc, queue, out, obs, legal, row_table, row_seat)
@@ -125,6 +126,10 @@ def _action_text(action: int, tile: int) -> str:
         return "deals (first turn)"
     if action == engine.TRACE_DRAW:
         return f"draws {name}"
+    if action == engine.TRACE_PASS:
+        return f"passes {name} (换三张)"
+    if action == engine.TRACE_VOID:
+        return f"declares {'mps'[tile]} void (定缺)"
     if action == engine.TRACE_EXHAUSTED:
         return "cannot draw: the wall is empty (exhaustive draw)"
     if action == WIN:

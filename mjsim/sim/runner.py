@@ -14,15 +14,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mjsim.agents.legal import two_suit_legal
+from mjsim.agents.legal import setup_choice, two_suit_legal
 from mjsim.rules import Ruleset
 from mjsim.sim import engine
-from mjsim.sim.constants import N_ACTIONS
+from mjsim.sim.constants import EXCHANGE, N_ACTIONS
 from mjsim.sim.observation import empty_observation, policy_rules, take
 from mjsim.sim.records import allocate_records, arrow_columns, rows_to_columns
 from mjsim.sim.rng import root_key
 from mjsim.sim.scoring import scoring
-from mjsim.sim.state import allocate_state, engine_params
+from mjsim.sim.state import allocate_state, engine_params, win_slots
 
 SUPPORTED_FAMILIES = ("jipinghu", "tuidaohu", "xuezhan")
 PROGRESS_HANDS = 256  # finished hands between two progress reports
@@ -55,9 +55,7 @@ def check_supported(ruleset) -> None:
         "tile_set=144 (flowers)": ruleset.tile_set == 144,
         "hand_size=16": ruleset.hand_size == 16,
         "bloody=true (血战到底) outside the xuezhan family": ruleset.bloody and ruleset.family != "xuezhan",
-        "bloody_flow=true (血流成河, XZ-H7)": ruleset.bloody_flow,
-        "declare_void=true (定缺, XZ-H2)": ruleset.declare_void,
-        "exchange_three=true (换三张, XZ-H1)": ruleset.exchange_three,
+        "bloody_flow=true (血流成河) outside the xuezhan family": ruleset.bloody_flow and ruleset.family != "xuezhan",
         "wild_scheme=flip_two_kinds (财神)": ruleset.wild_scheme == "flip_two_kinds",
         "wild tiles in a jipinghu ruleset": ruleset.family == "jipinghu" and ruleset.wild_scheme != "none",
         "big hands together with wild tiles": bool(ruleset.big_hands) and ruleset.wild_scheme != "none",
@@ -98,10 +96,11 @@ def play_sessions(
     )  # fmt: skip
     sc = scoring(ruleset)
     rules = policy_rules(ruleset)
-    state = allocate_state(tables)
+    slots = win_slots(ruleset)
+    state = allocate_state(tables, slots)
     queue = np.array([first_session, end_session], np.int64)
-    out = allocate_records(max(chunk_rows, tables))
-    max_rows = 3 * tables
+    out = allocate_records(max(chunk_rows, tables), slots)
+    max_rows = 4 * tables  # 换三张 / 定缺 ask all four seats at once
     obs = empty_observation(max_rows)
     legal = np.zeros((max_rows, N_ACTIONS), np.bool_)
     row_table = np.zeros(max_rows, np.int64)
@@ -139,25 +138,40 @@ def _decide(seats, seat_policy, obs, legal, rng_rows, actions, row_seat, rows, r
     """Ask each seat's policy for its rows' actions; check every answer is legal.
 
     Under 缺一门 (``max_suits`` 2) every policy is offered only the actions that play its void suit out
-    (:func:`~mjsim.agents.legal.two_suit_legal`), so no policy plays toward a 花猪."""
+    (:func:`~mjsim.agents.legal.two_suit_legal`), so no policy plays toward a 花猪.  The choices before play
+    (换三张 tiles, the 定缺 suit) are the policy's ``setup`` or else the common
+    :func:`~mjsim.agents.legal.setup_choice`."""
     offered = legal
     if rules.max_suits < 3:
         offered = np.empty((rows, legal.shape[1]), np.bool_)
-        two_suit_legal(obs.hand, obs.exposed, obs.decision, obs.target, legal[:rows], offered)
+        two_suit_legal(obs.hand, obs.exposed, obs.decision, obs.target, obs.void_suit, legal[:rows], offered)
     owner = seat_policy[row_seat[:rows]]
+    setup = obs.decision[:rows] >= EXCHANGE
     for index in np.unique(owner):
-        # one policy at every seat (the common case) reads the buffers' first rows as views, uncopied
-        positions = np.flatnonzero(owner == index)
-        idx = slice(0, rows) if positions.size == rows else positions
-        seat = seats.groups.index(index)
-        streams = rng_rows[idx]
-        chosen = seats.policies[seat].act(take(obs, idx), offered[idx], streams, seats.params[seat], rules)
-        rng_rows[idx] = streams
-        ok = legal[positions, chosen]
-        if not ok.all():
-            bad = int(np.flatnonzero(~ok)[0])
-            raise RuntimeError(f"policy {seats.specs[seat]!r} chose the illegal action {int(chosen[bad])}")
-        actions[idx] = chosen
+        for asked_setup in (False, True):
+            # one policy at every seat (the common case) reads the buffers' first rows as views, uncopied
+            positions = np.flatnonzero((owner == index) & (setup == asked_setup))
+            if positions.size == 0:
+                continue
+            idx = slice(0, rows) if positions.size == rows else positions
+            seat = seats.groups.index(index)
+            policy = seats.policies[seat]
+            choose = (policy.setup or _common_setup) if asked_setup else policy.act
+            streams = rng_rows[idx]
+            chosen = choose(take(obs, idx), offered[idx], streams, seats.params[seat], rules)
+            rng_rows[idx] = streams
+            ok = legal[positions, chosen]
+            if not ok.all():
+                bad = int(np.flatnonzero(~ok)[0])
+                raise RuntimeError(f"policy {seats.specs[seat]!r} chose the illegal action {int(chosen[bad])}")
+            actions[idx] = chosen
+
+
+def _common_setup(obs, legal, rng, params, rules):
+    """Every policy's 换三张 and 定缺 choices unless it has its own (``Policy.setup``)."""
+    chosen = np.empty(legal.shape[0], np.int16)
+    setup_choice(obs.hand, obs.decision, legal, chosen)
+    return chosen
 
 
 def seat_policies(specs) -> SeatPolicies:

@@ -22,6 +22,10 @@ from mjsim.sim.state import (
     END_NOT_READY,
     END_READY,
     MAX_KONGS,
+    XZ_CALL_TRANSFER,
+    XZ_FLOWER_PIG,
+    XZ_NOT_READY,
+    XZ_TAX_REFUND,
 )
 
 
@@ -42,6 +46,14 @@ def horse_seat(p, tile, dealer):
 @njit(cache=True)
 def _pay(st, b, component, payer, payee, amount):
     st.transfers[b, component, payer, payee] += amount
+
+
+@njit(cache=True)
+def _pay_xz(st, b, component, rule, payer, payee, amount):
+    """A transfer that is also one of the XZ rules the logs break out (``xz_moves``)."""
+    st.transfers[b, component, payer, payee] += amount
+    st.xz_moves[b, rule, payee] += amount
+    st.xz_moves[b, rule, payer] -= amount
 
 
 @njit(cache=True)
@@ -331,13 +343,13 @@ def settle_xuezhan(st, p, b):
                 continue
             for other in range(4):
                 if other != pig and st.end_state[b, other] != END_FLOWER_PIG:
-                    _pay(st, b, C_PENALTY, pig, other, np.int64(p.flower_pig_penalty))
+                    _pay_xz(st, b, C_PENALTY, XZ_FLOWER_PIG, pig, other, np.int64(p.flower_pig_penalty))
         for payer in range(4):  # XZ-E2 查叫: the not ready pay each ready player its best hand (a 花猪 pays none)
             if st.end_state[b, payer] != END_NOT_READY:
                 continue
             for ready in range(4):
                 if st.end_state[b, ready] == END_READY:
-                    _pay(st, b, C_PENALTY, payer, ready, np.int64(1) << st.ready_fan[b, ready])
+                    _pay_xz(st, b, C_PENALTY, XZ_NOT_READY, payer, ready, np.int64(1) << st.ready_fan[b, ready])
     if p.tax_refund:  # XZ-E3 退税: the not ready (花猪 included) return the kong income they kept
         for k in range(st.n_kongs[b]):
             konger = st.kong_seat[b, k]
@@ -347,7 +359,7 @@ def settle_xuezhan(st, p, b):
             for payer in range(4):
                 amount = kong_payment(st, p, b, k, payer)
                 if amount:
-                    _pay(st, b, C_KONG, konger, payer, np.int64(amount))
+                    _pay_xz(st, b, C_KONG, XZ_TAX_REFUND, konger, payer, np.int64(amount))
 
 
 @njit(cache=True)
@@ -380,7 +392,7 @@ def _call_transfer(st, p, b, i, transferred):
                 n += 1
         share = income // n + (1 if place < income % n else 0)
     if share:
-        _pay(st, b, C_KONG, konger, st.winners[b, i], np.int64(share))
+        _pay_xz(st, b, C_KONG, XZ_CALL_TRANSFER, konger, st.winners[b, i], np.int64(share))
 
 
 @njit(cache=True)
@@ -398,6 +410,7 @@ def settle_follow_dealer(st, p, b):
 def settle(st, p, sc, b):
     """Dispatch on the ruleset family (the only place the family selects settlement code)."""
     st.transfers[b] = 0
+    st.xz_moves[b] = 0
     settle_kongs(st, p, b)  # first: winner horses may multiply kong money (TDH-H1)
     if p.family == 0:
         if st.n_winners[b] > 0:  # an exhaustive draw settles nothing in jipinghu

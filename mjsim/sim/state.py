@@ -28,6 +28,8 @@ PH_RESPONSE = 2  # the others answer the actor's discard
 PH_ROB = 3  # the others may rob the actor's added kong
 PH_END = 4  # the hand is over: settle, record, start the next
 PH_IDLE = 5  # no hands left for this table
+PH_EXCHANGE = 6  # XZ-H1 换三张: every seat picks a tile to pass (three rounds), then the tiles move
+PH_VOID = 7  # XZ-H2 定缺: every seat names its void suit
 
 # XZ-E end-of-wall state of a seat (END_STATE_NAMES in the logs)
 END_WON, END_READY, END_NOT_READY, END_FLOWER_PIG = range(4)
@@ -37,6 +39,11 @@ N_COMPONENTS = 5  # transfer components, C-M1
 C_WIN, C_KONG, C_HORSE, C_LIABILITY, C_PENALTY = range(N_COMPONENTS)
 COMPONENT_NAMES = ("win", "kong", "horse", "liability", "penalty")
 MAX_KONGS = 16
+MAX_WINS = 4  # win slots of a hand: 血战到底 has at most three winners, 一炮多响 three on one discard
+MAX_FLOW_WINS = 64  # XZ-H7 血流成河: a seat may win again and again until the wall is empty
+N_XZ_RULES = 4  # XZ money the logs break out of net_kong / net_penalty (XZ_RULE_NAMES)
+XZ_CALL_TRANSFER, XZ_TAX_REFUND, XZ_FLOWER_PIG, XZ_NOT_READY = range(N_XZ_RULES)
+XZ_RULE_NAMES = ("call_transfer", "tax_refund", "flower_pig", "not_ready")
 MAX_HORSES = 8
 TRACE_LEN = 400
 
@@ -105,20 +112,28 @@ class State(structref.StructRefProxy):
         ``answer_fan``: int16 (B, 4): fan of the possible discard win (XZ-P5)
         ``rng``: uint64 (B, 5): stream 0 the wall, 1..4 the seats' choices
         # the hand's result, filled as it ends
-        ``n_winners``: int8 (B,)
-        ``winners``: int8 (B, 4): winning seats in win order, -1 padded
-        ``win_kind``: int8 (B, 4)
-        ``win_fan``: int16 (B, 4)
-        ``win_flags``: int8 (B, 4): fastscore LAST_TILE / FIRST_TURN bits of each win
-        ``win_kong_from``: int8 (B, 4): for a kong-replacement win, the discarder whose tile made the kong, -1
-        ``win_tile``: int8 (B, 4): the tile each winner won on
-        ``win_patterns``: int8 (B, 4, N_PATTERNS)
-        ``win_hand``: int8 (B, 4, 34)
-        ``win_melds``: int8 (B, 4, MAX_MELDS, 2)
-        ``win_from``: int8 (B, 4): the discarder or robbed player of each win, -1 a self-draw
-        ``win_turn``: int16 (B, 4): the discard count when each win happened
-        ``win_in_play``: int8 (B, 4): bit per seat still in play when each win happened (winner included)
+        ``n_winners``: int8 (B,): wins so far; W = ``win_slots`` (MAX_WINS, or MAX_FLOW_WINS in 血流成河)
+        ``winners``: int8 (B, W): winning seats in win order, -1 padded
+        ``win_kind``: int8 (B, W)
+        ``win_fan``: int16 (B, W)
+        ``win_flags``: int8 (B, W): fastscore LAST_TILE / FIRST_TURN bits of each win
+        ``win_kong_from``: int8 (B, W): for a kong-replacement win, the discarder whose tile made the kong, -1
+        ``win_tile``: int8 (B, W): the tile each winner won on
+        ``win_patterns``: int8 (B, W, N_PATTERNS)
+        ``win_hand``: int8 (B, W, 34)
+        ``win_melds``: int8 (B, W, MAX_MELDS, 2)
+        ``win_from``: int8 (B, W): the discarder or robbed player of each win, -1 a self-draw
+        ``win_turn``: int16 (B, W): the discard count when each win happened
+        ``win_in_play``: int8 (B, W): bit per seat still in play when each win happened (winner included)
         ``won``: bool (B, 4): XZ-P4 血战到底: the seat has won and left play
+        ``has_won``: bool (B, 4): the seat has won this hand (血战: and left; 血流成河 XZ-H7: and plays on locked)
+        ``set_aside``: int8 (B, 34): XZ-H7 winning tiles a 血流 winner put aside (its hand stays as it was)
+        ``void_suit``: int8 (B, 4): XZ-H2 the declared void suit per seat, -1 none
+        ``exchange_tiles``: int8 (B, 4, 3): XZ-H1 the tiles each seat passed, -1 before
+        ``exchange_dir``: int8 (B,): XZ-H1 where the tiles went: 1 to 下家, 2 to 对家, 3 to 上家 (0: no exchange)
+        ``setup_round``: int8 (B,): XZ-H1 pick round 0..2 of PH_EXCHANGE
+        ``setup_answers``: int8 (B,): answers received in the current PH_EXCHANGE round or PH_VOID
+        ``xz_moves``: int64 (B, N_XZ_RULES, 4): net per seat of 呼叫转移, 退税, 查花猪 and 查叫
         ``discarder``: int8 (B,): seat whose discard (or robbed kong) the first win was on, -1
         ``liable``: int8 (B,): seat that paid under a 包 rule, -1
         ``n_kongs``: int8 (B,)
@@ -212,6 +227,14 @@ STATE_FIELDS = (
     "win_turn",
     "win_in_play",
     "won",
+    "has_won",
+    "set_aside",
+    "void_suit",
+    "exchange_tiles",
+    "exchange_dir",
+    "setup_round",
+    "setup_answers",
+    "xz_moves",
     "discarder",
     "liable",
     "n_kongs",
@@ -250,9 +273,11 @@ def _new_state(arrays):
     return State(*arrays)
 
 
-def allocate_state(tables: int) -> State:
-    """Zeroed state for ``tables`` tables (every table idle until assigned a session)."""
+def allocate_state(tables: int, max_wins: int = MAX_WINS) -> State:
+    """Zeroed state for ``tables`` tables (every table idle until assigned a session), ``max_wins`` win slots
+    a hand (``win_slots``)."""
     b = tables
+    w = max_wins
     arrays = dict(
         wall=np.zeros((b, MAX_WALL), np.int8),
         front=np.zeros(b, np.int16),
@@ -295,19 +320,27 @@ def allocate_state(tables: int) -> State:
         answer_fan=np.zeros((b, 4), np.int16),
         rng=np.zeros((b, 5), np.uint64),
         n_winners=np.zeros(b, np.int8),
-        winners=np.zeros((b, 4), np.int8),
-        win_kind=np.zeros((b, 4), np.int8),
-        win_fan=np.zeros((b, 4), np.int16),
-        win_flags=np.zeros((b, 4), np.int8),
-        win_kong_from=np.zeros((b, 4), np.int8),
-        win_tile=np.zeros((b, 4), np.int8),
-        win_patterns=np.zeros((b, 4, N_PATTERNS), np.int8),
-        win_hand=np.zeros((b, 4, 34), np.int8),
-        win_melds=np.zeros((b, 4, MAX_MELDS, 2), np.int8),
-        win_from=np.zeros((b, 4), np.int8),
-        win_turn=np.zeros((b, 4), np.int16),
-        win_in_play=np.zeros((b, 4), np.int8),
+        winners=np.zeros((b, w), np.int8),
+        win_kind=np.zeros((b, w), np.int8),
+        win_fan=np.zeros((b, w), np.int16),
+        win_flags=np.zeros((b, w), np.int8),
+        win_kong_from=np.zeros((b, w), np.int8),
+        win_tile=np.zeros((b, w), np.int8),
+        win_patterns=np.zeros((b, w, N_PATTERNS), np.int8),
+        win_hand=np.zeros((b, w, 34), np.int8),
+        win_melds=np.zeros((b, w, MAX_MELDS, 2), np.int8),
+        win_from=np.zeros((b, w), np.int8),
+        win_turn=np.zeros((b, w), np.int16),
+        win_in_play=np.zeros((b, w), np.int8),
         won=np.zeros((b, 4), np.bool_),
+        has_won=np.zeros((b, 4), np.bool_),
+        set_aside=np.zeros((b, 34), np.int8),
+        void_suit=np.full((b, 4), -1, np.int8),
+        exchange_tiles=np.full((b, 4, 3), -1, np.int8),
+        exchange_dir=np.zeros(b, np.int8),
+        setup_round=np.zeros(b, np.int8),
+        setup_answers=np.zeros(b, np.int8),
+        xz_moves=np.zeros((b, N_XZ_RULES, 4), np.int64),
         discarder=np.zeros(b, np.int8),
         liable=np.zeros(b, np.int8),
         n_kongs=np.zeros(b, np.int8),
@@ -395,6 +428,9 @@ class EngineParams(NamedTuple):
     first_turn_ends_on_concealed_kong: bool  # JPH-F2 / TDH-V2 option
     triple_win_pays_all: bool  # JPH-S1 option: 包三家 on a triple discard win
     bloody: bool  # XZ-P4 血战到底: a winner leaves play, the others play on until three have won
+    bloody_flow: bool  # XZ-H7 血流成河: a winner stays in, locked, and may win again until the wall is empty
+    exchange_three: bool  # XZ-H1 换三张
+    declare_void: bool  # XZ-H2 定缺
     must_win_tiles_left: int  # XZ-P6: a possible win must be taken while fewer tiles than this remain (0 off)
     call_transfer: bool  # XZ-M4 呼叫转移
     call_transfer_split: bool  # XZ-M4 interpretation: several winners share the income (else each receives it)
@@ -416,6 +452,11 @@ HORSE_MAPPINGS = ("dealer_offset", "ghost_edition")
 MISSED_WIN_MODES = ("none", "same_kind_until_move", "any_discard_until_draw", "until_draw_unless_more_fan")
 NEXT_DEALER_AFTER_WIN = ("dealer_or_next", "winner", "first_winner")
 NEXT_DEALER_AFTER_DRAW = ("same", "next")
+
+
+def win_slots(ruleset) -> int:
+    """Win slots a hand of ``ruleset`` needs (``allocate_state``, ``allocate_records``)."""
+    return MAX_FLOW_WINS if ruleset.bloody_flow else MAX_WINS
 
 
 def engine_params(ruleset, *, session_length=1, first_dealer=-1, first_round_wind=0, seed_key=0, replay=False):
@@ -473,6 +514,9 @@ def engine_params(ruleset, *, session_length=1, first_dealer=-1, first_round_win
         first_turn_ends_on_concealed_kong=ruleset.first_turn_ends_on_concealed_kong,
         triple_win_pays_all=ruleset.triple_win_pays_all,
         bloody=ruleset.bloody,
+        bloody_flow=ruleset.bloody_flow,
+        exchange_three=ruleset.exchange_three,
+        declare_void=ruleset.declare_void,
         must_win_tiles_left=ruleset.must_win_tiles_left,
         call_transfer=ruleset.call_transfer,
         call_transfer_split=ruleset.call_transfer_multiple == "split",
