@@ -31,12 +31,20 @@ from mjsim.io.dataset import read_run_info, scan_hands
 from mjsim.progress import Progress
 from mjsim.rules import Ruleset, loads, ruleset
 from mjsim.sim.constants import KONG_KIND_NAMES, MELD_NAMES, WIN_KIND_NAMES, WIN_KONG_REPLACEMENT, WIN_SELF_DRAW
-from mjsim.sim.fastscore import FIRST_TURN, KONG_REPLACEMENT, LAST_TILE, N_PATTERNS, ROBBED_KONG, SELF_DRAW
+from mjsim.sim.fastscore import (
+    AFTER_KONG,
+    FIRST_TURN,
+    KONG_REPLACEMENT,
+    LAST_TILE,
+    N_PATTERNS,
+    ROBBED_KONG,
+    SELF_DRAW,
+)  # fmt: skip
 from mjsim.sim.records import pattern_list
 from mjsim.sim.resettle_kernel import rescore_and_settle
 from mjsim.sim.scoring import scoring
 from mjsim.sim.settle import horse_seat
-from mjsim.sim.state import allocate_state, engine_params
+from mjsim.sim.state import END_STATE_NAMES, XZ_RULE_NAMES, allocate_state, engine_params, win_slots
 from mjsim.tiles import parse_meld, parse_tiles, tile_name
 
 SETTLEMENT_OPTIONS = frozenset({
@@ -54,6 +62,10 @@ SETTLEMENT_OPTIONS = frozenset({
     "robbed_kong_multiplier", "seven_pairs_multiplier", "ghost_as_itself_counts_as_no_ghost", "full_ghosts_horses",
     "horses_on_kongs", "winner_horses_on_kongs", "winner_horse_value", "winner_horse_scheme", "winner_horses_from",
     "horse_settlement", "follow_dealer",
+    # XZ-F3 cap, XZ-M3 kong amounts (above), XZ-M4 呼叫转移, XZ-E1..E3, XZ-H3 自摸加底/加番, XZ-H6 点杠花.  The fan
+    # tables and XZ-H4/H5 are not here: they change the 查叫 value of hands the log does not keep.
+    "call_transfer", "call_transfer_multiple", "end_checks", "flower_pig_penalty", "tax_refund", "self_draw_bonus",
+    "kong_flower_from_discard",
     # not rules
     "name", "description",
 })  # fmt: skip
@@ -106,13 +118,13 @@ def resettle(runs, ruleset_or_overrides=None, *, allow_partial: bool = False, **
     for directory in dirs:
         info = read_run_info(directory, allow_partial)
         logged = loads(info["ruleset_toml"], name=info["ruleset"])
-        targets.append((target_ruleset(logged, ruleset_or_overrides), info["session_length"]))
+        targets.append((logged, target_ruleset(logged, ruleset_or_overrides), info["session_length"]))
     total = sum(scan_hands(d, allow_partial=allow_partial).select(pl.len()).collect().item() for d in dirs)
     frames = []
     with Progress(total, label="hands re-settled") as bar:
-        for directory, (target, session_length) in zip(dirs, targets, strict=True):
+        for directory, (logged, target, session_length) in zip(dirs, targets, strict=True):
             hands = scan_hands(directory, allow_partial=allow_partial).sort("hand_id").collect()
-            frames.append(resettle_hands(hands, target, session_length, bar))
+            frames.append(resettle_hands(hands, target, session_length, bar, logged=logged))
     return pl.concat(frames)
 
 
@@ -120,17 +132,24 @@ PROGRESS_STEP = 2048  # hands between progress updates
 
 
 def resettle_hands(
-    hands: pl.DataFrame, rules: Ruleset, session_length: int, bar: Progress | None = None
+    hands: pl.DataFrame,
+    rules: Ruleset,
+    session_length: int,
+    bar: Progress | None = None,
+    *,
+    logged: Ruleset | None = None,
 ) -> pl.DataFrame:
     """Logged hand rows (the log's columns, sorted by hand_id) settled under ``rules`` (checked by the caller);
-    ``bar`` counts the hands done."""
+    ``bar`` counts the hands done; ``logged`` is the ruleset they were played under (its cap bounds the
+    logged 查叫 values, XZ-E2)."""
     n = hands.height
-    st = allocate_state(max(n, 1))
+    st = allocate_state(max(n, 1), win_slots(rules))
     params = engine_params(rules, session_length=session_length)
     sc = scoring(rules)
     rows = hands.to_dicts()
     horse_counts = _dealer_horse_counts(rows, rules)
     _check_horses_kept_out(rows, horse_counts, rules)
+    _check_ready_values_known(rows, logged, rules)
     wins = []  # per winner: (table, index, concealed real, wilds, win tile, melds, flags, offset, winners, held)
     for b, row in enumerate(rows):
         _fill_facts(st, params, b, row, horse_counts[b], rules)
@@ -180,6 +199,20 @@ def _check_horses_kept_out(rows, horse_counts, rules) -> None:
             )
 
 
+def _check_ready_values_known(rows, logged, rules) -> None:
+    """XZ-E2: a ready hand's 查叫 value is logged under the logged cap; a higher cap needs the uncapped
+    value, unknown where the logged one sits at the logged cap."""
+    if logged is None or logged.cap is None or (rules.cap is not None and rules.cap <= logged.cap):
+        return
+    for row in rows:
+        if row.get("ready_fan") is not None and logged.cap in row["ready_fan"]:
+            raise ValueError(
+                f"hand {row['hand_id']}: a ready hand's 查叫 value sits at the logged cap {logged.cap}, so its value "
+                f"under cap {rules.cap} is not in the log; re-settle a run played with the higher cap, or "
+                f"re-simulate (`mjsim compare --ruleset {logged.name} --vary cap=...`)"
+            )
+
+
 def _dealer_horse_counts(rows, rules) -> list[int]:
     """TDH-M2 dealer-horse count of each hand under ``rules``, from the logged sessions."""
     counts = []
@@ -225,6 +258,7 @@ def _fill_facts(st, params, b, row, horse_count, rules) -> None:
     # the seats each kong's money came from (XZ-M3: those in play; every seat outside 血战 and in older logs)
     st.kong_in_play[b] = 15
     st.kong_in_play[b, : len(kongs)] = row.get("kong_in_play") or [15] * len(kongs)
+    _fill_xuezhan_facts(st, b, row, rules)
     wild = [t for text in row["wilds"] for t in parse_tiles(text)]
     st.wild[b] = -1
     st.wild[b, : len(wild)] = wild
@@ -238,6 +272,21 @@ def _fill_facts(st, params, b, row, horse_count, rules) -> None:
     st.n_reserved[b] = (
         horse_count if rules.horses == "dealer" else (rules.horse_reserve if rules.horses == "winner" else 0)
     )
+
+
+def _fill_xuezhan_facts(st, b, row, rules) -> None:
+    """XZ-M5 / XZ-M4 / XZ-E facts: who each win came from, when, who was in play, 杠上炮, and the seats'
+    end-of-wall states with their 查叫 values under the new cap (null columns outside 血战)."""
+    k = len(row["winners"])
+    st.win_from[b, :k] = row.get("win_from") or [-1] * k
+    st.win_turn[b, :k] = row.get("win_turn") or [0] * k
+    st.win_in_play[b, :k] = row.get("win_in_play") or [15] * k
+    st.win_flags[b, :k] = [AFTER_KONG if after else 0 for after in (row.get("after_kong") or [False] * k)]
+    st.exhausted[b] = bool(row.get("exhausted"))
+    states = row.get("end_state")
+    st.end_state[b] = -1 if states is None else [END_STATE_NAMES.index(s) for s in states]
+    ready = row.get("ready_fan") or [-1] * 4
+    st.ready_fan[b] = [f if f < 0 or rules.cap is None else min(f, rules.cap) for f in ready]
 
 
 def _win_inputs(b, i, seat, row):
@@ -266,6 +315,8 @@ def _win_inputs(b, i, seat, row):
         flags |= LAST_TILE
     if row["first_turn"][i]:
         flags |= FIRST_TURN
+    if (row.get("after_kong") or [False] * (i + 1))[i]:
+        flags |= AFTER_KONG  # 杠上炮 (XZ-F2)
     discard_winners = len(row["winners"]) if kind == "discard" else 1
     win_tile = parse_tiles(row["win_tiles"][i])[0]
     offset = (seat - row["dealer"]) % 4
@@ -294,4 +345,9 @@ def _output(hands, st, n, table, index, codes, found) -> pl.DataFrame:
     }
     for c, name in enumerate(("win", "kong", "horse", "liability", "penalty")):
         out[f"net_{name}"] = nets[:, c, :].tolist()
+    if "net_call_transfer" in hands.columns:  # 血战's parts of net_kong and net_penalty (null elsewhere)
+        xuezhan = st.end_state[:n, 0] >= 0
+        for rule, name in enumerate(XZ_RULE_NAMES):
+            moves = st.xz_moves[:n, rule].tolist()
+            out[f"net_{name}"] = [m if x else None for m, x in zip(moves, xuezhan)]
     return pl.DataFrame(out)
