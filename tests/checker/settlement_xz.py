@@ -51,6 +51,9 @@ class Settlement:
     fan: list[int] = field(default_factory=list)  # per winner, after additions and cap (XZ-F)
     additions: list[list[str]] = field(default_factory=list)  # per winner: the XZ-F2 / XZ-H ids found, sorted
     notes: list[str] = field(default_factory=list)  # readings the rules text leaves open that this hand met
+    # per seat: how many units its kong net may lie off this one because an XZ-M4 split had a remainder and the
+    # rules text does not say who gets it
+    rounding: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
 
     def pay(self, component: str, payer: int, payee: int, amount: int) -> None:
         if payer != payee and amount:  # a seat never pays itself
@@ -285,6 +288,9 @@ def call_transfers(rules, row: dict, incomes: list[dict[int, int]], out: Settlem
         share = income if rules.call_transfer_multiple == "each" else income // len(ks)
         if rules.call_transfer_multiple == "split" and income % len(ks):
             out.notes.append(f"XZ-M4 split: {income} units over {len(ks)} winners, rounded down")
+            out.rounding[discarder] += income % len(ks)
+            for k in ks:
+                out.rounding[row["winners"][k]] += 1
         for k in ks:
             out.pay("kong", discarder, row["winners"][k], share)
     return passed
