@@ -185,6 +185,18 @@ def test_XZ_H3_self_draw_bonus_fan_adds_one_on_a_self_draw_only():
     check(ruleset("xuezhan", self_draw_bonus="base"), BASIC, ["basic"], 0, self_draw=True)  # base: paid, not fan
 
 
+def test_XZ_H3_no_self_draw_fan_on_a_kong_flower_its_discarder_pays_alone():
+    """XZ-M2 / XZ-H6: a 杠上花 after a direct kong paid by the konged tile's discarder alone is no 自摸 (seed
+    和牌规则 3), so 自摸加番 is not added; when XZ-H6 pays it as a self-draw, it is."""
+    hand, melds = "123m789m456p11m", ["kong:3p"]
+    situation = dict(melds=melds, self_draw=True, kong_replacement=True, kong_from_discard=True)
+    check(ruleset("xuezhan", self_draw_bonus="fan"), hand, ["basic", "direct_kong", "kong_flower"], 3, **situation)
+    as_self_draw = ruleset("xuezhan", self_draw_bonus="fan", kong_flower_from_discard="self_draw")
+    check(as_self_draw, hand, ["basic", "direct_kong", "kong_flower", "self_draw"], 4, **situation)
+    with pytest.raises(ValueError, match="kong_from_discard.*kong_replacement=True"):
+        score_hand(XZ, BASIC, self_draw=True, kong_from_discard=True)
+
+
 def test_XZ_H4_concealed_and_middle():
     house = ruleset("xuezhan", concealed_and_middle=True)
     check(house, BASIC, ["basic", "concealed"], 1)  # 1m and 9p held: no 中张

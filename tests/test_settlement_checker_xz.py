@@ -20,16 +20,16 @@ from mjsim.io.dataset import read_hands
 from mjsim.sim.parallel import RunSpec, simulate
 
 POLICIES = ("efficiency;value;defensive;random",)
-# xuezhan_dingque and xueliu are not played by the simulator yet (declare_void, bloody_flow): add them here when
-# it does
-PRESETS = ["xuezhan", "xuezhan_cap3"]
+PRESETS = ["xuezhan", "xuezhan_cap3", "xuezhan_dingque", "xueliu"]
 OPTION_CASES = [
     ("xuezhan", {"call_transfer_multiple": "split"}),  # XZ-M4, the split reading
     ("xuezhan", {"call_transfer": False, "tax_refund": False}),  # XZ-M4 and XZ-E3 switched off
     ("xuezhan_cap3", {"call_transfer_multiple": "split"}),
     ("xuezhan", {"kong_flower_from_discard": "self_draw"}),  # XZ-H6 点杠花 as a self-draw
-    # XZ-H3 自摸加底 / 自摸加番; with XZ-H6 self_draw, since the engine gives the bonus to a 点杠花 that the
-    # discarder pays alone too (see the report of this test's commit)
+    # XZ-H3 自摸加底 / 自摸加番: not for a 点杠花 the discarder pays alone (XZ-H6 default), with XZ-H6 self_draw too
+    ("xuezhan", {"self_draw_bonus": "base"}),
+    ("xuezhan", {"self_draw_bonus": "fan"}),
+    ("xueliu", {"self_draw_bonus": "fan"}),
     ("xuezhan", {"self_draw_bonus": "base", "kong_flower_from_discard": "self_draw"}),
     ("xuezhan", {"self_draw_bonus": "fan", "kong_flower_from_discard": "self_draw"}),
     ("xuezhan_cap3", {"self_draw_bonus": "fan", "kong_flower_from_discard": "self_draw"}),
@@ -40,10 +40,6 @@ OPTION_CASES = [
     ("xuezhan", {"flower_pig_penalty": 32}),  # XZ-E1 amount
 ]
 CASES = [(p, {}) for p in PRESETS] + OPTION_CASES
-# thousands of hands reach a 杠上炮 whose discarder konged again later in the hand (about 5 in 10,000), where the
-# engine passes that later kong's income under XZ-M4 instead of the one made right before the discard; until it
-# is fixed the slow cases switch 呼叫转移 off (the normal suite's hands do not meet that case)
-SLOW_CASES = [(p, o | {"call_transfer": False}) for p, o in CASES if "call_transfer_multiple" not in o]
 HANDS = 600
 SLOW_HANDS = 10_000
 
@@ -61,7 +57,7 @@ def _logged_rows(preset, options, hands, seed, directory):
 
 def _facts(row):
     keys = ["hand_id", "seed", "dealer", "winners", "win_kind", "win_from", "win_turn", "win_in_play", "after_kong",
-            "fan", "patterns", "win_hands", "win_melds", "kongs", "kong_in_play", "exhausted", "end_state",
+            "fan", "patterns", "win_hands", "win_melds", "kongs", "kong_in_play", "kong_turns", "exhausted", "end_state",
             "ready_fan"]  # fmt: skip
     return {k: row[k] for k in keys if k in row}
 
@@ -101,7 +97,7 @@ def test_xz_checker_resettles_every_logged_row(case, tmp_path):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("case", SLOW_CASES, ids=_case_id)
+@pytest.mark.parametrize("case", CASES, ids=_case_id)
 def test_xz_checker_resettles_thousands_of_rows(case, tmp_path):
     rules, rows = _logged_rows(*case, SLOW_HANDS, 97, tmp_path)
     assert len(rows) == SLOW_HANDS

@@ -87,6 +87,7 @@ def assert_wins_rescore(rules, cols) -> int:
                 win_tile=cols["win_tiles"][i][k],
                 self_draw=kind in ("self_draw", "kong_replacement"),
                 kong_replacement=kind == "kong_replacement",
+                kong_from_discard=kind == "kong_replacement" and cols["kong_from_discard"][i][k] >= 0,
                 robbed_kong=kind == "robbed_kong",
                 seat=(seat - cols["dealer"][i]) % 4,
                 round_wind=cols["round_wind"][i],

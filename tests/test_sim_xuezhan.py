@@ -222,3 +222,32 @@ def test_xz_p6_in_the_last_four_tiles_a_possible_win_is_compulsory():
     for winner in (1, 3):
         forced = [mask for seat, _, mask in position.legal_masks if seat == winner and mask[WIN]]
         assert forced and all(mask.sum() == 1 for mask in forced)
+
+
+def test_xz_m4_call_transfer_moves_the_kong_made_right_before_the_discard_not_a_later_one():
+    """Seat 0 kongs 9p (concealed: 2 from each of three, 6 units), discards 5m and seat 1 wins on it (杠上炮):
+    those 6 pass to seat 1.  Seat 0 then kongs 8s while seats 0, 2 and 3 are in play (2 each from seats 2 and
+    3, 4 units), which stays with seat 0.  Kong nets by hand: seat 0 +6 -6 +4 = +4, seat 1 -2 +6 = +4,
+    seats 2 and 3 -2 -2 = -4 each."""
+    hands = {0: "13m5m2468p888s9999p", 1: "123m456m678p234p5m", 2: "24799m1357p3579s", 3: "1122334455667s"}
+    position = ScriptedHand(ruleset("xuezhan", tax_refund=False), hands, draws="1s6m8m8s1p", wall_ends_after_draws=True)
+    row = position.play({0: ["ckong 9p", "discard 5m", "ckong 8s"], 1: ["win"]})
+    assert row["winners"][0] == 1 and row["after_kong"][0]
+    assert [k.split(":")[0] for k in row["kongs"]] == ["0", "0"]
+    assert list(row["net_kong"]) == [4, 4, -4, -4]
+    assert list(row["net_call_transfer"]) == [-6, 6, 0, 0]
+
+
+@pytest.mark.parametrize("bonus, fan, paid", [("none", 3, 8), ("base", 3, 8), ("fan", 3, 8)])
+def test_xz_h3_no_self_draw_bonus_on_a_kong_flower_the_discarder_pays_alone(bonus, fan, paid):
+    """Seat 1 kongs seat 0's 7m and wins on the replacement 5p: 123p 456p 789p 55p + kong 7m, 平胡 0 fan, 直杠
+    +1, 杠上花 after an exposed kong +2 (XZ-F2): 3 fan, 8 units.  Under XZ-H6's default the discarder of the
+    konged tile pays alone (XZ-M2), and by the seed (和牌规则 3: 自摸, not 引杠) neither 自摸加底 nor 自摸加番
+    applies: the same fan and payment whatever ``self_draw_bonus`` says."""
+    hands = {0: "123456m2468p135s7m", 1: "777m123p456p789p5p", 2: "112233m446699s1p", 3: "99m1133667788s2p"}
+    row = ScriptedHand(ruleset("xuezhan", self_draw_bonus=bonus), hands, draws="5p").play(
+        {0: ["discard 7m"], 1: ["kong", "win"]}
+    )
+    assert row["winners"][0] == 1 and row["win_kind"][0] == "kong_replacement"
+    assert row["fan"][0] == fan and "self_draw" not in row["patterns"][0]
+    assert row["transfers"][0][0, 1] == paid and row["transfers"][0].sum() == paid

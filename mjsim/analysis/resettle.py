@@ -154,7 +154,7 @@ def resettle_hands(
     for b, row in enumerate(rows):
         _fill_facts(st, params, b, row, horse_counts[b], rules)
         for i, seat in enumerate(row["winners"]):
-            wins.append(_win_inputs(b, i, seat, row))
+            wins.append(_win_inputs(b, i, seat, row, rules))
         if bar is not None and (b + 1) % PROGRESS_STEP == 0:
             bar.update(PROGRESS_STEP)
     if bar is not None:
@@ -258,6 +258,8 @@ def _fill_facts(st, params, b, row, horse_count, rules) -> None:
     # the seats each kong's money came from (XZ-M3: those in play; every seat outside 血战 and in older logs)
     st.kong_in_play[b] = 15
     st.kong_in_play[b, : len(kongs)] = row.get("kong_in_play") or [15] * len(kongs)
+    st.kong_turn[b] = 0  # older logs: 呼叫转移 takes the konger's last kong
+    st.kong_turn[b, : len(kongs)] = row.get("kong_turns") or [0] * len(kongs)
     _fill_xuezhan_facts(st, b, row, rules)
     wild = [t for text in row["wilds"] for t in parse_tiles(text)]
     st.wild[b] = -1
@@ -289,7 +291,7 @@ def _fill_xuezhan_facts(st, b, row, rules) -> None:
     st.ready_fan[b] = [f if f < 0 or rules.cap is None else min(f, rules.cap) for f in ready]
 
 
-def _win_inputs(b, i, seat, row):
+def _win_inputs(b, i, seat, row, rules):
     kind = row["win_kind"][i]
     tiles = parse_tiles(row["win_hands"][i])
     counts = np.bincount(tiles, minlength=34)[:34]
@@ -305,7 +307,11 @@ def _win_inputs(b, i, seat, row):
         firsts[m] = meld.first
     flags = 0
     code = WIN_KIND_NAMES.index(kind)
-    if code in (WIN_SELF_DRAW, WIN_KONG_REPLACEMENT):
+    discarder_pays = (  # XZ-H6: a 点杠花 the konged tile's discarder pays alone is no self-draw
+        code == WIN_KONG_REPLACEMENT and rules.family == "xuezhan" and rules.kong_flower_from_discard == "discarder"
+        and row["kong_from_discard"][i] >= 0
+    )  # fmt: skip
+    if code in (WIN_SELF_DRAW, WIN_KONG_REPLACEMENT) and not discarder_pays:
         flags |= SELF_DRAW
     if code == WIN_KONG_REPLACEMENT:
         flags |= KONG_REPLACEMENT
@@ -317,11 +323,22 @@ def _win_inputs(b, i, seat, row):
         flags |= FIRST_TURN
     if (row.get("after_kong") or [False] * (i + 1))[i]:
         flags |= AFTER_KONG  # 杠上炮 (XZ-F2)
-    discard_winners = len(row["winners"]) if kind == "discard" else 1
+    discard_winners = _winners_on_the_discard(row, i) if kind == "discard" else 1
     win_tile = parse_tiles(row["win_tiles"][i])[0]
     offset = (seat - row["dealer"]) % 4
     return (b, i, real.tolist(), wilds, win_tile, kinds, firsts, len(row["win_melds"][i]), flags, offset,
             discard_winners, counts.tolist())  # fmt: skip
+
+
+def _winners_on_the_discard(row, i) -> int:
+    """How many won on the ``i``-th win's discard (血战 / 血流: wins at other turns are other discards)."""
+    turns, sources = row.get("win_turn"), row.get("win_from")
+    if not turns:
+        return len(row["winners"])
+    return sum(
+        1 for j in range(len(turns))
+        if row["win_kind"][j] == "discard" and turns[j] == turns[i] and sources[j] == sources[i]
+    )  # fmt: skip
 
 
 def _output(hands, st, n, table, index, codes, found) -> pl.DataFrame:

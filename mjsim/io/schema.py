@@ -96,6 +96,10 @@ COLUMNS: dict[str, tuple[pa.DataType, str]] = {
         pa.list_(pa.int8()),
         "per kong: bit per seat still in play when it was made (XZ-M3: who pays; 15 outside 血战)",
     ),
+    "kong_turns": (
+        pa.list_(pa.int16()),
+        "per kong (the order of kongs): the discard count when it was made (XZ-M4: the kong 呼叫转移 moves)",
+    ),
     "win_from": (pa.list_(pa.int8()), "per winner: the discarder or robbed player, -1 for a self-draw"),
     "win_turn": (pa.list_(pa.int16()), "per winner: the discard count when the win happened"),
     "win_in_play": (

@@ -591,7 +591,11 @@ def _start_next(st, p, b, queue):
 def _record_win(st, p, sc, b, s, kind, counts, win_tile, discarder, discard_winners, extra_flags, work):
     """Score and store one winner (win order = call order)."""
     flags = extra_flags
-    if kind == WIN_SELF_DRAW or kind == WIN_KONG_REPLACEMENT:
+    # XZ-H6: a 点杠花 paid by the konged tile's discarder alone is no self-draw (no 自摸加番, seed 和牌规则 3)
+    discarder_pays = (
+        kind == WIN_KONG_REPLACEMENT and p.kong_flower_discarder_pays and st.replacement[b] == KONG_FROM_DISCARD
+    )
+    if (kind == WIN_SELF_DRAW or kind == WIN_KONG_REPLACEMENT) and not discarder_pays:
         flags |= SELF_DRAW
     if kind == WIN_KONG_REPLACEMENT:
         flags |= KONG_REPLACEMENT
@@ -693,6 +697,7 @@ def _finish(st, p, b, out):
     out.kong_kind[r] = st.kong_kind[b]
     out.kong_from[r] = st.kong_from[b]
     out.kong_in_play[r] = st.kong_in_play[b]
+    out.kong_turn[r] = st.kong_turn[b]
     out.win_from[r] = st.win_from[b]
     out.win_turn[r] = st.win_turn[b]
     out.win_in_play[r] = st.win_in_play[b]
@@ -809,6 +814,7 @@ def _log_kong(st, b, s, kind, source):
         st.kong_kind[b, k] = kind
         st.kong_from[b, k] = source
         st.kong_in_play[b, k] = _in_play_mask(st, b)
+        st.kong_turn[b, k] = st.turns[b]
         st.n_kongs[b] = k + 1
 
 

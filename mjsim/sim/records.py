@@ -77,6 +77,7 @@ class HandRecords(NamedTuple):
     kong_kind: np.ndarray  # int8 (R, MAX_KONGS)
     kong_from: np.ndarray  # int8 (R, MAX_KONGS)
     kong_in_play: np.ndarray  # int8 (R, MAX_KONGS): bit per seat in play when the kong was made
+    kong_turn: np.ndarray  # int16 (R, MAX_KONGS): the discard count when the kong was made
     win_from: np.ndarray  # int8 (R, W): discarder or robbed player of each win, -1 self-draw
     win_turn: np.ndarray  # int16 (R, W): discard count at each win
     win_in_play: np.ndarray  # int8 (R, W): bit per seat in play at each win
@@ -134,6 +135,7 @@ def allocate_records(capacity: int, max_wins: int = MAX_WINS) -> HandRecords:
         kong_kind=np.zeros((r, MAX_KONGS), np.int8),
         kong_from=np.zeros((r, MAX_KONGS), np.int8),
         kong_in_play=np.zeros((r, MAX_KONGS), np.int8),
+        kong_turn=np.zeros((r, MAX_KONGS), np.int16),
         win_from=np.zeros((r, w), np.int8),
         win_turn=np.zeros((r, w), np.int16),
         win_in_play=np.zeros((r, w), np.int8),
@@ -248,6 +250,7 @@ def rows_to_columns(records: HandRecords, n: int) -> dict[str, list | np.ndarray
         cols[name] = getattr(records, name)[:n].astype(np.int64)
     cols["followed_dealer"] = [bool(x) for x in records.followed_dealer[:n]]
     cols["kong_in_play"] = [records.kong_in_play[row, : records.n_kongs[row]].astype(int).tolist() for row in range(n)]
+    cols["kong_turns"] = [records.kong_turn[row, : records.n_kongs[row]].astype(int).tolist() for row in range(n)]
     for name in ("win_from", "win_turn", "win_in_play"):
         table = getattr(records, name)
         cols[name] = [table[row, : records.n_winners[row]].astype(int).tolist() for row in range(n)]
@@ -371,6 +374,7 @@ def arrow_columns(records: HandRecords, n: int) -> dict[str, pa.Array]:
         cols[name] = _fixed(getattr(records, name)[r])
     cols["followed_dealer"] = pa.array(records.followed_dealer[r])
     cols["kong_in_play"] = _ragged(pa.array(_leading(records.kong_in_play[r], n_kongs)), n_kongs)
+    cols["kong_turns"] = _ragged(pa.array(_leading(records.kong_turn[r], n_kongs)), n_kongs)
     for name in ("win_from", "win_turn", "win_in_play"):
         cols[name] = _ragged(pa.array(getattr(records, name)[r][per_winner]), n_winners)
     cols["after_kong"] = _ragged(pa.array((flags & AFTER_KONG) != 0), n_winners)

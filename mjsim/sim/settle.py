@@ -326,12 +326,12 @@ def settle_xuezhan(st, p, b):
             if kind == WIN_DISCARD and p.call_transfer and st.win_flags[b, i] & AFTER_KONG:
                 _call_transfer(st, p, b, i, transferred)
             continue
-        if p.self_draw_base_bonus:  # XZ-H3 自摸加底
-            points += 1
         feeder = st.win_kong_from[b, i]
         if kind == WIN_KONG_REPLACEMENT and feeder >= 0 and p.kong_flower_discarder_pays:
-            _pay(st, b, C_WIN, feeder, w, points)  # XZ-M2 / XZ-H6: the konged tile's discarder, one share
+            _pay(st, b, C_WIN, feeder, w, points)  # XZ-M2 / XZ-H6: the konged tile's discarder, no 自摸加底
             continue
+        if p.self_draw_base_bonus:  # XZ-H3 自摸加底
+            points += 1
         for payer in range(4):  # XZ-M1 / XZ-M5: every player still in play
             if payer != w and (st.win_in_play[b, i] >> payer) & 1:
                 _pay(st, b, C_WIN, payer, w, points)
@@ -365,11 +365,11 @@ def settle_xuezhan(st, p, b):
 @njit(cache=True)
 def _call_transfer(st, p, b, i, transferred):
     """XZ-M4 呼叫转移: the ``i``-th win was on the discard its discarder made right after a kong; that
-    kong's income passes to the winner (each winner receives it, or they split it under
+    kong (the discarder's last before the win) has its income pass to the winner (each winner receives it, or they split it under
     ``call_transfer_multiple = split``: whole units, the remainder to the earlier winners in turn order)."""
     konger = st.win_from[b, i]
     k = st.n_kongs[b] - 1
-    while k >= 0 and st.kong_seat[b, k] != konger:
+    while k >= 0 and (st.kong_seat[b, k] != konger or st.kong_turn[b, k] > st.win_turn[b, i]):
         k -= 1
     if k < 0:
         return

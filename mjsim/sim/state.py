@@ -141,6 +141,7 @@ class State(structref.StructRefProxy):
         ``kong_kind``: int8 (B, MAX_KONGS): KONG_FROM_DISCARD / KONG_ADDED / KONG_CONCEALED
         ``kong_from``: int8 (B, MAX_KONGS)
         ``kong_in_play``: int8 (B, MAX_KONGS): bit per seat in play when the kong was made (XZ-M3 payers)
+        ``kong_turn``: int16 (B, MAX_KONGS): the discard count when the kong was made (XZ-M4: which kong)
         ``exhausted``: bool (B,): the hand ended on an empty wall (XZ-E: the end-of-wall checks apply)
         ``end_state``: int8 (B, 4): XZ-E per seat: END_WON, END_READY, END_NOT_READY or END_FLOWER_PIG; -1 outside 血战
         ``ready_fan``: int16 (B, 4): XZ-E2 fan of a ready seat's best wait as a discard win, -1 when not ready
@@ -242,6 +243,7 @@ STATE_FIELDS = (
     "kong_kind",
     "kong_from",
     "kong_in_play",
+    "kong_turn",
     "exhausted",
     "end_state",
     "ready_fan",
@@ -348,6 +350,7 @@ def allocate_state(tables: int, max_wins: int = MAX_WINS) -> State:
         kong_kind=np.zeros((b, MAX_KONGS), np.int8),
         kong_from=np.zeros((b, MAX_KONGS), np.int8),
         kong_in_play=np.zeros((b, MAX_KONGS), np.int8),
+        kong_turn=np.zeros((b, MAX_KONGS), np.int16),
         exhausted=np.zeros(b, np.bool_),
         end_state=np.full((b, 4), -1, np.int8),
         ready_fan=np.full((b, 4), -1, np.int16),
@@ -524,7 +527,7 @@ def engine_params(ruleset, *, session_length=1, first_dealer=-1, first_round_win
         flower_pig_penalty=ruleset.flower_pig_penalty,
         tax_refund=ruleset.tax_refund,
         self_draw_base_bonus=ruleset.self_draw_bonus == "base",
-        kong_flower_discarder_pays=ruleset.kong_flower_from_discard == "discarder",
+        kong_flower_discarder_pays=ruleset.family == "xuezhan" and ruleset.kong_flower_from_discard == "discarder",
         session_length=int(session_length),
         first_dealer=int(first_dealer),
         first_round_wind=int(first_round_wind),

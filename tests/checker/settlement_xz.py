@@ -257,13 +257,16 @@ def kong_income(rules, row: dict) -> list[dict[int, int]]:
 
 
 def call_transfer_kong(row: dict, k: int) -> int:
-    """The kong whose income passes to the 杠上炮 winner ``k`` (XZ-M4): the discarder's last kong made while the
-    winner was in play (under 血战 the winner leaves play at the win, so later kongs do not have them in play)."""
+    """The kong whose income passes to the 杠上炮 winner ``k`` (XZ-M4): the discarder's last kong made before the
+    win (``kong_turns``: the discard count at each kong; logs without it: the last made while the winner was in
+    play, since under 血战 the winner leaves play at the win)."""
     discarder, winner = row["win_from"][k], row["winners"][k]
+    turns = row.get("kong_turns")
     candidates = [
         j
         for j, text in enumerate(row["kongs"])
-        if parse_kong(text)[0] == discarder and row["kong_in_play"][j] >> winner & 1
+        if parse_kong(text)[0] == discarder
+        and (turns[j] <= row["win_turn"][k] if turns else row["kong_in_play"][j] >> winner & 1)
     ]
     assert candidates, f"XZ-M4: a win after seat {discarder}'s kong, but no such kong"
     return candidates[-1]

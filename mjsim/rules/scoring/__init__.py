@@ -35,6 +35,7 @@ def score_hand(
     discard_winners: int = 1,
     after_kong_discard: bool = False,
     wild_kinds=None,
+    kong_from_discard: bool = False,
 ) -> HandScore:
     """Score one win under ``ruleset``; ``ValueError`` (with the reason) if it is not a win there.
 
@@ -45,7 +46,9 @@ def score_hand(
     ``seat``: offset from the dealer (0 = dealer, seat wind 1z + seat);
     ``round_wind``: 0-3.  ``first_turn``: the 天和/地和/人和 situation.
     ``discard_winners``: players winning on this discard (3 = 一炮三响, JPH-S1).
-    ``after_kong_discard``: 杠上炮 (XZ-F2).  ``wild_kinds``: the wild tile
+    ``after_kong_discard``: 杠上炮 (XZ-F2).  ``kong_from_discard``: the kong a
+    kong-replacement win follows was made from a discard (直杠); where its
+    discarder pays alone (XZ-M2, XZ-H6) the win earns no 自摸加番 (XZ-H3).  ``wild_kinds``: the wild tile
     kinds, for wild schemes that turn them up in play (TDH-G1 flip, SHT-P3).
 
     ``ruleset``: a ``Ruleset``, a preset name or a house file path.
@@ -72,5 +75,6 @@ def score_hand(
         first_turn=first_turn,
         discard_winners=discard_winners,
         after_kong_discard=after_kong_discard,
+        kong_from_discard=kong_from_discard,
     )
     return FAMILIES[ruleset.family].score(ruleset, held, win)

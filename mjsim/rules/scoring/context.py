@@ -88,6 +88,7 @@ class Win:
     first_turn: bool = False
     discard_winners: int = 1
     after_kong_discard: bool = False
+    kong_from_discard: bool = False  # the kong a kong-replacement win follows was made from a discard (直杠)
 
     @property
     def discard(self) -> bool:
@@ -234,6 +235,10 @@ def read_win(ruleset, hand: Hand, **situation) -> Win:
         raise ValueError("several winners (一炮多响) only on a discard (C-P2)")
     if win.discard_winners > 1 and not ruleset.multiple_win:
         raise ValueError("this ruleset lets only one player win on a discard (C-P2)")
+    if win.kong_from_discard and not win.kong_replacement:
+        raise ValueError(
+            "kong_from_discard describes the kong a kong-replacement win follows: pass kong_replacement=True"
+        )
     if win.after_kong_discard and not win.discard:
         raise ValueError("after_kong_discard (杠上炮, XZ-F2) is a win on a discard")
     ended_by = hand.melds if ruleset.first_turn_ends_on_concealed_kong else hand.claimed_melds

@@ -74,9 +74,12 @@ def no_terminals(r: p.Reading) -> bool:
 
 
 def house_additions(ruleset, r: p.Reading) -> list[tuple[str, int]]:
-    """XZ-H3 自摸加番 (+1 on a self-drawn win, kong replacement included) and XZ-H4 门清 / 中张 (+1 each)."""
+    """XZ-H3 自摸加番 (+1 on a self-drawn win, kong replacement included unless its discarder pays alone) and
+    XZ-H4 门清 / 中张 (+1 each)."""
     found = []
-    if ruleset.self_draw_bonus == "fan" and r.win.self_draw:
+    # XZ-H3 自摸加番: not for a 点杠花 its discarder pays alone (XZ-M2, XZ-H6; seed 和牌规则 3: 自摸 excludes 引杠)
+    paid_by_discarder = r.win.kong_from_discard and ruleset.kong_flower_from_discard == "discarder"
+    if ruleset.self_draw_bonus == "fan" and r.win.self_draw and not paid_by_discarder:
         found.append(("self_draw", 1))
     if ruleset.concealed_and_middle:
         found += [("concealed", 1)] if concealed_hand(r) else []
