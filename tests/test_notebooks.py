@@ -27,6 +27,7 @@ EXPECTED = {
     "liability",
     "seat_dealer_advantage",
     "policies_and_rule_effects",
+    "xuezhan_house_options",
 }
 TEST_HANDS = "400"
 
@@ -50,7 +51,7 @@ def compiled(tmp_path_factory):
     import mjsim
     from mjsim.sim.parallel import RunSpec, simulate
 
-    for name in ("jipinghu", "tuidaohu"):
+    for name in ("jipinghu", "tuidaohu", "xuezhan_dingque"):
         simulate(RunSpec(mjsim.ruleset(name), ("efficiency",), 8, session_length=8, seed=0),
                  tmp_path_factory.mktemp("warm") / name, progress=False)  # fmt: skip
 
