@@ -12,7 +12,7 @@ import polars as pl
 import pytest
 
 import mjsim
-from mjsim.analysis import metrics, run_summary
+from mjsim.analysis import metrics, rule_table, run_summary
 from mjsim.io.dataset import scan_hands
 from mjsim.report import figures as F
 from mjsim.report import html as H
@@ -184,6 +184,39 @@ def test_compare_figure_points_are_the_differences():
     assert "400 hands per run" in _title(fig) and "95% CI" in _title(fig)
 
 
+def test_xz_order_figure_bars_are_the_means_in_win_order():
+    table = pd.DataFrame({
+        "run": ["a"] * 3 + ["b"] * 4, "win_order": [0, 1, 2, 1, 2, 4, 0],
+        "order": ["never won", "1st winner", "2nd winner", "1st winner", "2nd winner", "4th winner", "never won"],
+        "seats": [50, 30, 20, 40, 30, 10, 20], "mean_net": [-2.0, 3.0, 0.5, 4.0, 1.0, -1.0, -3.5], "hands": 25,
+    })  # fmt: skip
+    table["mean_net_lo"], table["mean_net_hi"] = table["mean_net"] - 0.5, table["mean_net"] + 0.5
+    fig = F.xz_order_figure(table)
+    ax = fig.axes[0]
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["1st winner", "2nd winner", "4th winner", "never won"]
+    heights = [p.get_height() for p in _bars(ax)]
+    assert heights[:4] == [3.0, 0.5, pytest.approx(np.nan, nan_ok=True), -2.0]  # run a: no 4th winner
+    assert heights[4:] == [4.0, 1.0, -1.0, -3.5]
+    assert "25 hands per run" in _title(fig) and "95% CI" in _title(fig)
+    assert not ax.yaxis.get_major_formatter().get_useOffset()
+
+
+def test_xz_rule_figure_rates_and_money():
+    table = pd.DataFrame({
+        "run": "r", "rule": ["call_transfer", "flower_pig"], "rate": [0.1, 0.0], "moved_per_hand": [0.3, 0.0],
+        "moved_per_firing": [3.0, np.nan], "hands": 90,
+    })  # fmt: skip
+    for m in ("rate", "moved_per_hand"):
+        table[f"{m}_lo"], table[f"{m}_hi"] = table[m] * 0.8, table[m] * 1.2
+    fig = F.xz_rule_figure(table)
+    rates, money = fig.axes
+    assert [p.get_width() for p in _bars(rates)] == [0.0, 0.1]  # flower pig (XZ-E1) first, on top
+    assert [p.get_width() for p in _bars(money)] == [0.0, 0.3]
+    notes = [t.get_text() for t in money.texts]
+    assert notes == ["never fired", "3.0 per firing"]
+    assert "XZ-E1" in rates.get_yticklabels()[0].get_text() and "90 hands" in _title(fig)
+
+
 def test_png_data_uri_is_a_png():
     fig = F.spread_figure(pd.DataFrame({"run": ["x"], "role": ["dealer"], "measure": ["net"], "sd": [1.0],
                                         "lo": [0.9], "hi": [1.1], "hands": [10]}))  # fmt: skip
@@ -196,6 +229,7 @@ def test_fmt_ci():
     assert H.fmt_ci(0.25, 0.2, 0.3) == "0.2500 ± 0.0500"
     assert H.fmt_ci(-0.5, -0.75, -0.25, digits=3, sign=True) == "-0.500 ± 0.250"
     assert H.fmt_ci(float("nan"), 0, 1) == "n/a"
+    assert H.fmt_ci(48.0, float("nan"), float("nan"), digits=2) == "48.00"  # one observation: no '± nan'
 
 
 def test_wilson_interval():
@@ -393,3 +427,27 @@ def test_report_of_one_hand_sessions_and_mixed_policies(tmp_path):
     assert len(set(tables["paths"]["group"])) == 2  # one per policy spec
     fig = F.fan_chart_figure(tables["paths"])
     assert len(fig.axes) == 1 and "per group" in _title(fig)
+
+
+def test_xuezhan_section_only_for_xuezhan_runs(runs, tmp_path):
+    xz = tmp_path / "xz"
+    simulate(RunSpec(mjsim.ruleset("xuezhan"), ("efficiency",), 160, session_length=8, seed=2), xz, progress=False)
+    page = write_report([runs["jph"], xz], tmp_path / "both.html").read_text(encoding="utf-8")
+    assert "<h2>血战到底: win order and settlement rules</h2>" in page
+    assert page.count('data-figure="xz_') == 2 and "± nan" not in page
+    [rows] = [rows for attrs, rows in _parse(page) if attrs.get("class") == "xuezhan"]
+    header, *body = rows
+    assert {r[0] for r in body} == {"xuezhan"}  # the jipinghu run has no rows
+    assert [r[1] for r in body] == ["查花猪 flower pig (XZ-E1)", "查叫 not ready (XZ-E2)",
+                                    "退税 kong tax refund (XZ-E3)", "呼叫转移 call transfer (XZ-M4)"]  # fmt: skip
+    rules = rule_table(scan_hands(xz), by=None)
+    names = ("flower_pig", "not_ready", "tax_refund", "call_transfer")
+    for rule, cells in zip(names, body, strict=True):
+        row = dict(zip(header, cells, strict=True))
+        expected = {r["metric"]: r for r in rules.filter(pl.col("rule") == rule).iter_rows(named=True)}
+        assert int(row["firings"]) == expected["firings"]["estimate"]
+        value, lo, hi = _interval(row["share of hands [95% CI]"])
+        assert value == pytest.approx(expected["rate"]["estimate"], abs=1.1e-4)
+        assert hi == pytest.approx(expected["rate"]["ci_high"], abs=1.1e-4)
+    jph_only = write_report([runs["jph"]], tmp_path / "jph.html").read_text(encoding="utf-8")
+    assert "血战到底" not in jph_only and 'data-figure="xz_' not in jph_only

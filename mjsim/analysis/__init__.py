@@ -10,6 +10,9 @@ cluster-robust standard error and a 95% interval (:mod:`mjsim.analysis.stats`).
 - :mod:`~mjsim.analysis.risk`: ``session_paths``, ``session_risk``, ``cumulative_paths``;
 - :mod:`~mjsim.analysis.paired`: ``paired_difference``, ``hands_needed``,
   ``same_hands``, ``compare_table``;
+- :mod:`~mjsim.analysis.xuezhan`: 血战 / 血流 figures — ``wins_table``, ``win_order_table``,
+  ``rule_table`` (查花猪, 查叫, 退税, 呼叫转移), ``money_share_table``, ``net_by_win_order``,
+  ``dealer_edge_table``;
 - :mod:`~mjsim.analysis.summary`: the end-of-run summary the CLI prints.
 """
 
@@ -19,9 +22,18 @@ from mjsim.analysis.payments import horse_table, liability_table
 from mjsim.analysis.risk import cumulative_paths, session_paths, session_risk
 from mjsim.analysis.stats import pivot_metrics
 from mjsim.analysis.summary import format_summary, run_summary
+from mjsim.analysis.xuezhan import (
+    dealer_edge_table,
+    money_share_table,
+    net_by_win_order,
+    rule_table,
+    win_order_table,
+    wins_table,
+)  # fmt: skip
 
 __all__ = [
-    "compare_table", "cumulative_paths", "fan_table", "format_summary", "hands_needed", "horse_table",
-    "liability_table", "paired_difference", "pattern_table", "pivot_metrics", "run_summary", "same_hands",
-    "seat_rows", "seat_table", "session_paths", "session_risk", "win_rows",
+    "compare_table", "cumulative_paths", "dealer_edge_table", "fan_table", "format_summary", "hands_needed",
+    "horse_table", "liability_table", "money_share_table", "net_by_win_order", "paired_difference",
+    "pattern_table", "pivot_metrics", "rule_table", "run_summary", "same_hands", "seat_rows", "seat_table",
+    "session_paths", "session_risk", "win_order_table", "win_rows", "wins_table",
 ]  # fmt: skip

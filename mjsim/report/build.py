@@ -104,12 +104,17 @@ def _concat(frames) -> pd.DataFrame:
 
 
 TABLES = ("overview", "seats", "payouts", "paths", "risk", "patterns", "fans", "components", "horses", "spread",
-          "liability", "compare")  # fmt: skip
+          "liability", "xz_overview", "xz_order", "xz_rules", "compare")  # fmt: skip
 PER_RUN_TABLES = tuple(k for k in TABLES if k not in ("spread", "compare"))  # computed run by run
 
 
-def _run_tables(lf: pl.LazyFrame, label: str, loss_thresholds) -> dict:
-    """The per-run tables of the report, each as a function computing its frames (so progress can follow)."""
+XUEZHAN = "xuezhan"  # the ruleset family whose runs get the 血战 tables (血流成河 included)
+
+
+def _run_tables(lf: pl.LazyFrame, label: str, loss_thresholds, family: str | None = None) -> dict:
+    """The per-run tables of the report, each as a function computing its frames (so progress can follow);
+    the 血战 ones are empty for runs of another ``family``."""
+    xz = family == XUEZHAN
     return {
         "overview": lambda: [T.run_overview(lf, label)],
         "seats": lambda: [T.seat_table(lf, label, by) for by in ("role", "seat", "offset")],
@@ -121,6 +126,9 @@ def _run_tables(lf: pl.LazyFrame, label: str, loss_thresholds) -> dict:
         "components": lambda: [T.component_table(lf, label)],
         "horses": lambda: [T.horse_table(lf, label)],
         "liability": lambda: [T.liability_table(lf, label)],
+        "xz_overview": lambda: [T.xz_overview(lf, label)] if xz else [],
+        "xz_order": lambda: [T.xz_order_table(lf, label)] if xz else [],
+        "xz_rules": lambda: [T.xz_rule_table(lf, label)] if xz else [],
     }
 
 
@@ -132,13 +140,14 @@ def report_tables(runs: list[Run], loss_thresholds=T.LOSS_THRESHOLDS, progress=N
 
     Keys: overview, seats (by role, seat and offset), payouts, paths, risk,
     patterns, fans, components, horses, spread (only where some run has
-    horses), liability, compare (only with several runs: differences to the
+    horses), liability, xz_overview, xz_order, xz_rules (the runs of the
+    血战 family only), compare (only with several runs: differences to the
     first run, paired where the runs hold the same hands).
     """
     tables: dict[str, list] = {k: [] for k in TABLES}
     bar = progress or Progress(0, enabled=False)
     for run in runs:
-        for key, compute in _run_tables(run.hands, run.label, loss_thresholds).items():
+        for key, compute in _run_tables(run.hands, run.label, loss_thresholds, run.options.get("family")).items():
             tables[key] += compute()
             bar.update(1)
     out = {k: _concat(v) for k, v in tables.items()}
@@ -171,6 +180,9 @@ def report_figures(tables: dict[str, pd.DataFrame]) -> dict[str, object]:
     figs["seats"] = F.seat_effects_figure(seats[seats["by"].isin(["offset", "seat"])])
     figs["spread"] = F.spread_figure(tables["spread"]) if not tables["spread"].empty else NO_HORSES
     figs["compare"] = F.compare_figure(tables["compare"]) if not tables["compare"].empty else None
+    if not tables["xz_order"].empty:
+        figs["xz_order"] = F.xz_order_figure(tables["xz_order"])
+        figs["xz_rules"] = F.xz_rule_figure(tables["xz_rules"])
     return figs
 
 
@@ -308,6 +320,49 @@ def _liability_parts(tables) -> list[str]:
     return [H.frame_html(view, "liability", label_columns=3)]
 
 
+XZ_RULE_NAMES = {"flower_pig": "flower pig", "not_ready": "not ready", "tax_refund": "kong tax refund",
+                 "call_transfer": "call transfer"}  # fmt: skip
+
+
+def _xuezhan_parts(tables, figs) -> list[str]:
+    """The 血战 section: per run a line of figures, the two figures, and the table of the settlement rules."""
+    parts = []
+    for o in tables["xz_overview"].to_dict("records"):
+        counts = sorted(int(c.removeprefix("p_wins_")) for c in o
+                        if c.startswith("p_wins_") and c.count("_") == 2 and not pd.isna(o[c]))  # fmt: skip
+        shown = [k for k in counts if k <= 3]
+        spread = ", ".join(f"{k}: {o[f'p_wins_{k}']:.3f}" for k in shown)
+        more = f", more than 3: {sum(o[f'p_wins_{k}'] for k in counts if k > 3):.3f}" if counts[-1] > 3 else ""
+        parts.append(H.paragraph(
+            f"{o['run']}: {H.fmt_ci(o['mean_wins'], o['mean_wins_lo'], o['mean_wins_hi'], 3)} wins per hand "
+            f"(share of hands with {spread}{more}); kong payments are "
+            f"{H.fmt_interval(o['kong_share'], o['kong_share_lo'], o['kong_share_hi'], 3)} of all money moved "
+            f"({o['gross_per_hand']:.2f} per hand over every component); the dealer's edge "
+            f"{H.fmt_ci(o['dealer_edge'], o['dealer_edge_lo'], o['dealer_edge_hi'], 3, sign=True)} per hand."
+        ))  # fmt: skip
+    parts.append(H.figure_html(figs["xz_order"], (
+        "Mean net per hand of a seat by the order of its first win (血流成河, XZ-H7: a seat's repeat wins keep "
+        "the place of its first), with its 95% CI clustered by hand; weighted by the seat-hands at the bars "
+        "the means add up to zero."), "xz_order"))  # fmt: skip
+    parts.append(H.figure_html(figs["xz_rules"], (
+        "Share of hands in which each rule moves money (Wilson 95% interval) and the money it moves per hand "
+        "(sum of what the receivers get; 95% CI clustered by hand). 查花猪, 查叫 and 退税 are settled at an "
+        "empty wall, 呼叫转移 during play."), "xz_rules"))  # fmt: skip
+    rules = tables["xz_rules"]
+    view = pd.DataFrame({
+        "run": rules["run"],
+        "rule": rules.apply(lambda r: f"{r['name']} {XZ_RULE_NAMES.get(r['rule'], r['rule'])} ({r['rule_id']})",
+                            axis=1),
+        "firings": rules["firings"].map("{:,.0f}".format),
+        "share of hands [95% CI]": rules.apply(_interval("rate"), axis=1),
+        "moved per firing ± 95% CI": rules.apply(_ci("moved_per_firing", 2, False), axis=1),
+        "moved per hand ± 95% CI": rules.apply(_ci("moved_per_hand", 3, False), axis=1),
+        "share of all money moved [95% CI]": rules.apply(_interval("share", 4), axis=1),
+    })  # fmt: skip
+    parts.append(H.frame_html(view, "xuezhan", label_columns=2))
+    return parts
+
+
 def _offset_table(seats: pd.DataFrame) -> str:
     part = seats[seats["by"] == "offset"]
     view = pd.DataFrame({
@@ -360,6 +415,14 @@ def report_sections(runs: list[Run], tables, figs) -> list[dict]:
                           "the title.", "seats"),
             _offset_table(tables["seats"])]},
     ]  # fmt: skip
+    if not tables["xz_order"].empty:
+        sections.append({"heading": "血战到底: win order and settlement rules", "intro": (
+            "Runs of the Sichuan 血战 family only. Wins per hand, what a seat earns by the order of its first win, "
+            "and the rules that move money besides wins and kongs: 查花猪 (XZ-E1), 查叫 (XZ-E2) and 退税 (XZ-E3) "
+            "at an empty wall, 呼叫转移 (XZ-M4) during play. 'All money moved' is the sum over the components of "
+            "net (wins, kongs, penalties, ...) of what each component's receivers get; the dealer's edge is the "
+            "dealer's net minus the mean net of the other three, per hand."),
+            "parts": _xuezhan_parts(tables, figs)})  # fmt: skip
     return sections
 
 

@@ -411,3 +411,99 @@ def table_labels(table) -> list[str]:
 def table_hands(table) -> list[int]:
     t = to_pandas(table)
     return [int(t.loc[t["label"].astype(str) == label, "hands"].iloc[0]) for label in table_labels(t)]
+
+
+# --------------------------------------------------------------------------- 血战到底
+
+XZ_RULE_LABELS = {
+    "flower_pig": "flower pig check\n(XZ-E1, wall empty)",
+    "not_ready": "not-ready check\n(XZ-E2, wall empty)",
+    "tax_refund": "kong tax refund\n(XZ-E3, wall empty)",
+    "call_transfer": "call transfer\n(XZ-M4, in play)",
+}
+
+
+def _plain_axis(axis) -> None:
+    """Tick labels as plain numbers: no offset or scientific notation."""
+    axis.get_major_formatter().set_useOffset(False)
+    axis.get_major_formatter().set_scientific(False)
+
+
+def xz_order_figure(table) -> Figure:
+    """Mean net per hand of a seat by the order of its first win, with 95% CI, runs side by side.
+
+    ``table`` (:func:`mjsim.report.tables.xz_order_table`): run, win_order,
+    order (label), seats, mean_net, mean_net_lo, mean_net_hi, hands.  One bar
+    per (order, run); the number above a bar's whisker is its seat-hands.
+    """
+    t = to_pandas(table)
+    runs = runs_of(t)
+    ranks = t.assign(_r=t["win_order"].where(t["win_order"] > 0, 1_000)).sort_values("_r")
+    orders = list(dict.fromkeys(ranks["order"]))
+    fig = _figure(min(11.0, max(7.0, 0.8 * len(orders) * max(len(runs), 1) + 2.5)), 4.2)
+    ax = fig.subplots()
+    width = 0.8 / max(len(runs), 1)
+    x = np.arange(len(orders))
+    for i, run in enumerate(runs):
+        r = t[t["run"].astype(str) == run].set_index("order").reindex(orders)
+        xs = x + (i - (len(runs) - 1) / 2) * width
+        ax.bar(xs, r["mean_net"], width=width, color=colour(i), yerr=_errors(r["mean_net"], r["mean_net_lo"],
+               r["mean_net_hi"]), error_kw={"lw": 0.8, "capsize": 3},
+               label=f"{run} ({hands_of(t, run):,} hands)")  # fmt: skip
+        for xx, value, lo, hi, seats in zip(xs, r["mean_net"], r["mean_net_lo"], r["mean_net_hi"], r["seats"],
+                                            strict=True):  # fmt: skip
+            if pd.notna(value):
+                end, offset = (hi, 3) if value >= 0 else (lo, -3)
+                ax.annotate(f"{int(seats):,}", (xx, end), xytext=(0, offset), textcoords="offset points",
+                            ha="center", va="bottom" if value >= 0 else "top", fontsize=6)  # fmt: skip
+    ax.axhline(0, color="grey", lw=0.5)
+    ax.set_xticks(x, orders)
+    ax.set_xlabel("order of the seat's first win in the hand")
+    ax.set_ylabel("mean net of the seat per hand")
+    _plain_axis(ax.yaxis)
+    ax.margins(y=0.12)
+    ax.legend(fontsize=8)
+    suptitle(fig, "Net per hand by win order (mean, 95% CI over hands; at the bars: seat-hands)", t)
+    return fig
+
+
+def xz_rule_figure(table) -> Figure:
+    """How often each end-of-wall rule and the call transfer fire, and the money they move per hand.
+
+    ``table`` (:func:`mjsim.report.tables.xz_rule_table`): run, rule, rate,
+    rate_lo, rate_hi (Wilson), moved_per_hand, moved_per_hand_lo,
+    moved_per_hand_hi, moved_per_firing, hands.  Two axes: share of hands
+    firing, money moved per hand (all hands); runs as side-by-side bars; the
+    number at a money bar's end is the money moved per firing.
+    """
+    t = to_pandas(table)
+    runs = runs_of(t)
+    rules = [r for r in XZ_RULE_LABELS if r in set(t["rule"])] + [r for r in dict.fromkeys(t["rule"])
+                                                                   if r not in XZ_RULE_LABELS]  # fmt: skip
+    fig = _figure(11, 1.4 + 0.55 * len(rules) * max(len(runs), 1) + 0.6)
+    axes = fig.subplots(1, 2, sharey=True)
+    height = 0.8 / max(len(runs), 1)
+    y = np.arange(len(rules))[::-1]
+    for i, run in enumerate(runs):
+        r = t[t["run"].astype(str) == run].set_index("rule").reindex(rules)
+        ys = y + ((len(runs) - 1) / 2 - i) * height
+        kw = {"height": height, "color": colour(i), "error_kw": {"lw": 0.8, "capsize": 2}}
+        axes[0].barh(ys, r["rate"], xerr=_errors(r["rate"], r["rate_lo"], r["rate_hi"]), label=run, **kw)
+        axes[1].barh(ys, r["moved_per_hand"], xerr=_errors(r["moved_per_hand"], r["moved_per_hand_lo"],
+                     r["moved_per_hand_hi"]), **kw)  # fmt: skip
+        for yy, hi, per in zip(ys, r["moved_per_hand_hi"], r["moved_per_firing"], strict=True):
+            text = "never fired" if pd.isna(per) else f"{per:.1f} per firing"
+            ax_end = 0.0 if pd.isna(hi) else hi
+            axes[1].annotate(text, (ax_end, yy), xytext=(3, 0), textcoords="offset points", va="center", fontsize=7)
+    axes[0].set_yticks(y, [XZ_RULE_LABELS.get(r, r) for r in rules], fontsize=8)
+    axes[0].set_xlabel("share of hands in which the rule moves money")
+    axes[0].set_title("how often (Wilson 95% interval)", fontsize=9)
+    axes[1].set_xlabel("money moved per hand, all hands (sum received)")
+    axes[1].set_title("how much (95% CI)", fontsize=9)
+    for ax in axes:
+        _plain_axis(ax.xaxis)
+        ax.set_xlim(left=0)
+        ax.margins(x=0.25)
+    axes[0].legend(fontsize=8, loc="lower right")
+    suptitle(fig, "Blood-war settlement rules: firing rate and money per hand (clustered by hand)", t)
+    return fig

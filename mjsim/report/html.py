@@ -32,12 +32,14 @@ p.meta { color: #666; font-size: 0.9em; }
 
 
 def fmt_ci(value: float, lo: float, hi: float, digits: int = 4, sign: bool = False) -> str:
-    """'0.2560 ± 0.0191': the estimate and the half-width of its 95% interval."""
+    """'0.2560 ± 0.0191': the estimate and the half-width of its 95% interval (the estimate alone where the
+    interval is missing, e.g. from one observation)."""
     if value is None or pd.isna(value):
         return "n/a"
-    half = (hi - lo) / 2 if not (pd.isna(lo) or pd.isna(hi)) else float("nan")
     head = f"{value:+.{digits}f}" if sign else f"{value:.{digits}f}"
-    return f"{head} ± {half:.{digits}f}"
+    if lo is None or hi is None or pd.isna(lo) or pd.isna(hi):
+        return head
+    return f"{head} ± {(hi - lo) / 2:.{digits}f}"
 
 
 def fmt_interval(value: float, lo: float, hi: float, digits: int = 4) -> str:

@@ -27,6 +27,7 @@ from mjsim.analysis import metrics as M
 from mjsim.analysis import paired as P
 from mjsim.analysis import payments as PAY
 from mjsim.analysis import risk as R
+from mjsim.analysis import xuezhan as XZ
 from mjsim.analysis.stats import Z95
 
 COMPONENTS = ("win", "kong", "horse", "liability", "penalty")
@@ -35,7 +36,8 @@ LOSS_THRESHOLDS = (10, 25, 50)
 __all__ = [
     "COMPONENTS", "LOSS_THRESHOLDS", "Z95", "component_table", "compare_runs", "fan_table", "hand_count",
     "horse_table", "liability_table", "paths_table", "pattern_table", "payout_table", "run_overview",
-    "seat_table", "session_risk_table", "spread_table", "wide", "wilson",
+    "seat_table", "session_risk_table", "spread_table", "wide", "wilson", "xz_order_table", "xz_overview",
+    "xz_rule_table",
 ]  # fmt: skip
 
 
@@ -263,6 +265,61 @@ def liability_table(lf: pl.LazyFrame, run: str) -> pd.DataFrame:
     if table.empty:
         return pd.DataFrame(columns=["run", "trigger", "rule", "liable_role", "firings", "hands"])
     return _labelled(table, run, hand_count(lf))
+
+
+# --------------------------------------------------------------------------- 血战到底
+
+
+def _ordinal(k: int) -> str:
+    return f"{k}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(k, 'th') } winner"
+
+
+def xz_order_table(lf: pl.LazyFrame, run: str) -> pd.DataFrame:
+    """Mean net of a seat by the order of its first win (``xuezhan.net_by_win_order``, pooled), wide.
+
+    Columns: run, win_order (1, 2, ..., 0 = never won), order (its label:
+    "1st winner" ... "never won"), seats (seat-hands), mean_net,
+    mean_net_win, mean_net_kong, mean_net_penalty (each with its wide
+    columns), hands.  Rows in win order, the never-won seats last.
+    """
+    table = wide(XZ.net_by_win_order(lf, by=None), ["win_order"])
+    table["order"] = table["win_order"].map(lambda k: "never won" if k == 0 else _ordinal(int(k)))
+    table["seats"] = table["mean_net_n"]
+    table = table.sort_values("win_order", key=lambda k: k.replace(0, 1_000)).reset_index(drop=True)
+    return _labelled(table, run, hand_count(lf))
+
+
+def xz_rule_table(lf: pl.LazyFrame, run: str) -> pd.DataFrame:
+    """查花猪, 查叫, 退税 and 呼叫转移 (``xuezhan.rule_table``), with each rule's share of the gross transfers
+    (``xuezhan.money_share_table``), wide.
+
+    Columns: run, rule, name, rule_id, firings, rate, moved_per_hand,
+    moved_per_firing, share (each with its wide columns), hands.
+    """
+    rules = wide(XZ.rule_table(lf, by=None), ["rule", "name", "rule_id"])
+    shares = XZ.money_share_table(lf, by=None).filter(pl.col("metric") == "share")
+    shares = wide(shares.drop("part_of").rename({"component": "rule"}), ["rule"])
+    table = rules.merge(shares, on="rule", how="left")
+    table = table.sort_values("rule", key=lambda r: r.map(list(XZ.RULES).index)).reset_index(drop=True)
+    return _labelled(table, run, hand_count(lf))
+
+
+def xz_overview(lf: pl.LazyFrame, run: str) -> pd.DataFrame:
+    """One row of 血战 figures: mean_wins, the shares p_wins_K (K = 0 .. the most, Wilson), kong_share
+    (of the gross transfers), gross_per_hand, dealer_edge (each with its wide columns), hands."""
+    wins = XZ.wins_table(lf, by=None).to_pandas()
+    named = wins["metric"].where(wins["wins"].isna(), "p_wins_" + wins["wins"].map(lambda k: f"{k:.0f}"))
+    parts = [wins.assign(metric=named).drop(columns="wins")]
+    shares = XZ.money_share_table(lf, by=None)
+    kong = shares.filter((pl.col("component") == "kong") & (pl.col("metric") == "share"))
+    gross = shares.filter((pl.col("component") == "all") & (pl.col("metric") == "moved_per_hand"))
+    parts.append(kong.with_columns(pl.lit("kong_share").alias("metric")).drop("component", "part_of").to_pandas())
+    parts.append(gross.with_columns(pl.lit("gross_per_hand").alias("metric")).drop("component", "part_of")
+                 .to_pandas())  # fmt: skip
+    edge = XZ.dealer_edge_table(lf, by=None).filter(pl.col("metric") == "dealer_edge")
+    parts.append(edge.to_pandas())
+    long = pd.concat(parts, ignore_index=True).assign(_row=0)
+    return _labelled(wide(long, ["_row"]).drop(columns="_row"), run, hand_count(lf))
 
 
 # --------------------------------------------------------------------------- comparisons
