@@ -377,3 +377,27 @@ def test_jph_p4_a_concealed_opponent_threatens_a_discard_win_only_as_often_as_it
     assert danger(mjsim.ruleset("jipinghu_5fan", min_fan=minimum)) == pytest.approx(
         base * reach * 2.0 ** max(1, minimum) / 2.0
     )
+
+
+def test_xz_e2_a_ready_hand_is_worth_the_cha_jiao_it_avoids_when_the_wall_may_run_out():
+    """XZ-E2 查叫: where it applies (pay slot P_END_CHECKS), a ready hand's value adds, for the hands not won,
+    the 查叫 staying ready is worth at an empty wall (in points: divided by aggression, which scales win
+    values) — never more than a win, so a better wait still beats a worse one.  Not outside 血战."""
+    from mjsim.agents.expert import END_OPPONENT_READY, END_OPPONENT_VALUE, P_END_CHECKS, pay_facts, ready_value
+
+    assert pay_facts(mjsim.ruleset("xuezhan"))[P_END_CHECKS] == 1
+    assert pay_facts(mjsim.ruleset("jipinghu"))[P_END_CHECKS] == 0
+    E = np.zeros(79)
+    E[0], E[1], E[2], E[3], E[4] = 40, 10, 0.5, 1.0, 8.0  # unseen, seen, self-draw share, survival, aggression
+    A, v_self, v_ron = 4, 12.0, 8.0  # four winning tiles unseen: 3 a self-draw, 2 a discard win each
+    plain = ready_value(A, v_self, v_ron, E)
+    mean = (0.5 * v_self + 0.5 * v_ron) / A
+    chance = plain / mean
+    assert 0 < chance < 1
+    E[78] = 1.5  # the empty wall's weight (chance x others still in)
+    end = END_OPPONENT_READY * END_OPPONENT_VALUE + (1 - END_OPPONENT_READY) * v_ron / A
+    assert ready_value(A, v_self, v_ron, E) == pytest.approx(plain + (1 - chance) * 1.5 * end / 8.0)
+    better = ready_value(A + 2, v_self * 1.5, v_ron * 1.5, E)  # two more winning tiles, same value each
+    assert better > ready_value(A, v_self, v_ron, E)
+    E[78] = 1e6  # however likely the empty wall, a wait is never worth more than winning on it
+    assert ready_value(A, v_self, v_ron, E) <= mean + 1e-12

@@ -56,6 +56,21 @@ def test_replay_reproduces_the_logged_hand(tmp_path, monkeypatch):
         assert lines[0].startswith(f"hand {hand_id} ")
 
 
+@pytest.mark.parametrize("preset", ["xuezhan_dingque", "xueliu"])
+def test_replay_reproduces_xuezhan_hands_with_the_exchange_and_the_declarations(tmp_path, preset):
+    """XZ-H1 / XZ-H2 / XZ-H7: the replay plays the passes and the 定缺 declarations again and reaches the
+    logged outcome; it narrates twelve passes, four declarations and the direction."""
+    out = tmp_path / preset
+    assert main(["simulate", "--ruleset", preset, "--hands", "16", "--policy", "expert;random;value;defensive",
+                 "--seed", "4", "--out", str(out), "-q"]) == 0  # fmt: skip
+    for hand_id in (0, 7, 15):
+        lines, record, differences = replay_hand(out, hand_id)
+        assert differences == []
+        assert sum("(换三张)" in line for line in lines) == 12
+        assert sum("void (定缺)" in line for line in lines) == 4
+        assert any(line.startswith("  换三张: each seat passes three tiles to its ") for line in lines)
+
+
 def test_cli_simulate_prints_a_summary(tmp_path, capsys):
     out = tmp_path / "cli"
     assert main(["simulate", "--hands", "200", "--policy", "efficiency", "--seed", "1", "--out", str(out)]) == 0

@@ -16,7 +16,7 @@ from simtools import ScriptedHand
 from test_sim_conformance import _simulate
 
 from mjsim import ruleset
-from mjsim.sim.constants import WIN
+from mjsim.sim.constants import DISCARD, RESPONSE, TURN, WIN
 from mjsim.tiles import parse_meld, parse_tiles
 
 PRESETS = ["xuezhan", "xuezhan_cap3", "xuezhan_dingque", "xueliu"]
@@ -251,3 +251,52 @@ def test_xz_h3_no_self_draw_bonus_on_a_kong_flower_the_discarder_pays_alone(bonu
     assert row["winners"][0] == 1 and row["win_kind"][0] == "kong_replacement"
     assert row["fan"][0] == fan and "self_draw" not in row["patterns"][0]
     assert row["transfers"][0][0, 1] == paid and row["transfers"][0].sum() == paid
+
+
+# XZ-P5 过水: seat 1 (11123m 456p 789p 55p) waits on 4m (111m 234m, 平胡 0 fan) or 1m (1111m 23m as 111m 123m,
+# +1 根: 1 fan).  Seat 2 discards one of them, seat 1 passes; seat 3 then draws and discards the other before
+# seat 1 draws again.
+MISSED_WIN_HANDS = {0: "3579m2468p13579s", 1: "11123m456p789p55p", 2: "5689m1368p24689s", 3: "2468m13579p2468s"}
+
+
+def _missed_win(passed: str, then: str, seat_one: list[str]):
+    """Play the position; return the row, whether seat 1 was offered the first win, and seat 1's answer
+    to seat 3's discard of ``then`` (None when it was not asked: no claim and no win was open to it)."""
+    hands = MISSED_WIN_HANDS | {2: MISSED_WIN_HANDS[2] + passed}
+    position = ScriptedHand(ruleset("xuezhan"), hands, actor=2, draws=then)
+    row = position.play({2: [f"discard {passed}"], 1: seat_one})
+    decisions = position.decisions  # (seat, decision, action, win legal)
+    first = decisions[1]
+    assert first[:2] == (1, RESPONSE) and decisions[2][:3] == (3, TURN, DISCARD + parse_tiles(then)[0])
+    answer = decisions[3] if decisions[3][:2] == (1, RESPONSE) else None
+    return row, first[3], answer
+
+
+def test_xz_p5_after_passing_a_win_a_discard_win_worth_more_fan_is_allowed():
+    row, offered, answer = _missed_win("4m", "1m", ["pass", "win"])
+    assert offered and answer == (1, RESPONSE, WIN, True)
+    assert row["winners"][0] == 1 and row["win_tiles"][0] == "1m" and row["win_from"][0] == 3
+    assert row["fan"][0] == 1 and sorted(row["patterns"][0]) == ["basic", "root"]
+
+
+def test_xz_p5_after_passing_a_win_a_discard_win_worth_no_more_is_refused_until_the_own_draw():
+    row, offered, answer = _missed_win("1m", "4m", ["pass"])
+    assert offered and answer is None  # 1m (1 fan) passed: 4m (0 fan) is worth no more, so it is not offered
+    wins = zip(row["winners"], row["win_tiles"], row["win_from"])
+    assert (1, "4m", 3) not in [(int(w), t, int(f)) for w, t, f in wins]
+
+
+def test_xz_e3_a_flower_pig_returns_its_kong_income_and_pays_sixteen_to_each_non_pig():
+    """Seat 0 kongs 9p (XZ-M3: 2 from each of seats 1, 2, 3) and ends the wall holding three suits, as does
+    seat 2: both are 花猪.  XZ-E1: each pays 16 to seats 1 and 3 (the non-花猪): flower_pig = [-32, 32, -32,
+    32].  XZ-E2: seats 1 and 3 are ready and nobody is merely not ready, so no 查叫.  XZ-E3: seat 0, a 花猪, is
+    not ready and returns its 6: tax_refund = [-6, 2, 2, 2], kong = [0, 0, 0, 0]."""
+    hands = {0: "13579m2468p9999p7s", 1: "111m222m333m444p5p", 2: "468m357p1357999s", 3: "1122334455667s"}
+    row = ScriptedHand(ruleset("xuezhan"), hands, draws="2m6m8m9m", wall_ends_after_draws=True).play({0: ["ckong 9p"]})
+    assert row["winners"] == [] and row["exhausted"]
+    assert list(row["end_state"]) == ["flower_pig", "ready", "flower_pig", "ready"]
+    assert list(row["net_flower_pig"]) == [-32, 32, -32, 32]
+    assert list(row["net_not_ready"]) == [0, 0, 0, 0]
+    assert list(row["net_tax_refund"]) == [-6, 2, 2, 2]
+    assert list(row["net_kong"]) == [0, 0, 0, 0]
+    assert list(row["net"]) == [-32, 32, -32, 32]

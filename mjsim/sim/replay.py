@@ -114,6 +114,10 @@ def _narrate(st, dealt, row, specs) -> list[str]:
     ]
     for seat in range(4):
         lines.append(f"  seat {seat} [{specs[seat]}] dealt {format_counts(dealt[seat])}")
+    if row.get("pass_offset") is not None:  # XZ-H1: one direction for every seat, drawn for the hand
+        lines.append(
+            f"  换三张: each seat passes three tiles to its {('下家', '对家', '上家')[row['pass_offset'] - 1]}"
+        )
     for k in range(int(st.trace_len[0])):
         seat, action, tile = (int(x) for x in st.trace[0, k])
         lines.append(f"  seat {seat}: {_action_text(action, tile)}")
