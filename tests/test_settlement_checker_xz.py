@@ -14,12 +14,10 @@ import pytest
 from checker.scripted import logged_row
 from checker.settlement_xz import COMPONENTS, settle
 from simtools import ScriptedHand
+from test_settlement_checker import _case_id, _logged_rows
 
 from mjsim import ruleset
-from mjsim.io.dataset import read_hands
-from mjsim.sim.parallel import RunSpec, simulate
 
-POLICIES = ("efficiency;value;defensive;random",)
 PRESETS = ["xuezhan", "xuezhan_cap3", "xuezhan_dingque", "xueliu"]
 OPTION_CASES = [
     ("xuezhan", {"call_transfer_multiple": "split"}),  # XZ-M4, the split reading
@@ -42,17 +40,6 @@ OPTION_CASES = [
 CASES = [(p, {}) for p in PRESETS] + OPTION_CASES
 HANDS = 600
 SLOW_HANDS = 10_000
-
-
-def _case_id(case):
-    preset, options = case
-    return "-".join([preset] + [f"{k}={v}" for k, v in options.items()])
-
-
-def _logged_rows(preset, options, hands, seed, directory):
-    rules = ruleset(preset, **options)
-    simulate(RunSpec(rules, POLICIES, hands, session_length=8, seed=seed), directory, progress=False)
-    return rules, read_hands(directory).to_dicts()
 
 
 def _facts(row):

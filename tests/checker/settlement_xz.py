@@ -32,6 +32,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from checker.settlement import tiles_of
+
 COMPONENTS = ("win", "kong", "penalty")
 
 # XZ-H5: the four patterns of extra_patterns, with the values the rules text gives them
@@ -72,19 +74,7 @@ class Settlement:
         return result
 
 
-# ---- tiles from their notation ---------------------------------------------------------------------------------
-
-
-def tiles_of(text: str) -> list[str]:
-    """``"123m55p"`` -> ``["1m", "2m", "3m", "5p", "5p"]``."""
-    tiles, digits = [], ""
-    for char in text:
-        if char.isdigit():
-            digits += char
-        else:
-            tiles += [d + char for d in digits]
-            digits = ""
-    return tiles
+# ---- tiles from their notation (tiles_of: the other families' checker, C-T5) -------------------------------------
 
 
 def meld_tiles(meld: str) -> list[str]:
