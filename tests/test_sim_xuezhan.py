@@ -13,7 +13,7 @@ Zero-sum nets, components and re-scoring run in tests/test_sim_conformance.py.
 import numpy as np
 import pytest
 from simtools import ScriptedHand
-from test_sim_conformance import _simulate
+from test_sim_conformance import COMPONENTS, _simulate, assert_wins_rescore
 
 from mjsim import ruleset
 from mjsim.sim.constants import DISCARD, RESPONSE, TURN, WIN
@@ -33,6 +33,17 @@ def run(request):
 def _suits(hand: str, melds: list[str]) -> set[int]:
     tiles = parse_tiles(hand) + [t for m in melds for t in parse_meld(m).tiles]
     return {t // 9 for t in tiles}
+
+
+def test_c_m1_every_policy_nets_sum_to_zero_components_add_up_and_wins_rescore(run):
+    """C-M1 for every XZ preset and policy: nets sum to zero, the components make the net, and every logged
+    win re-scores with the reference scorer to its logged fan and patterns."""
+    rules, policy, cols = run
+    net = np.array(cols["net"])
+    assert np.all(net.sum(axis=1) == 0)
+    assert np.array_equal(sum(np.array(cols[c]) for c in COMPONENTS), net)
+    checked = assert_wins_rescore(rules, cols)
+    assert checked > (0 if policy == "random" else HANDS)
 
 
 def test_xz_p2_every_win_holds_at_most_two_suits(run):
