@@ -105,13 +105,15 @@ def _differences(row, rules) -> dict:
     return differ
 
 
-def _check_rows(rules, rows):
-    """Compare every row; fail with the first few differing rows' facts, both results and the count."""
+def _check_rows(rules, rows, differences=None, facts=None):
+    """Compare every row (``differences``: a checker's row comparison, this module's by default; ``facts``: what
+    to show of a differing row); fail with the first few differing rows' facts, both results and the count."""
+    differences, facts = differences or _differences, facts or _facts
     failures = []
     for row in rows:
-        diff = _differences(row, rules)
+        diff = differences(row, rules)
         if diff:
-            failures.append(f"hand {row['hand_id']}: (checker, logged) {diff}\n  facts {_facts(row)}")
+            failures.append(f"hand {row['hand_id']}: (checker, logged) {diff}\n  facts {facts(row)}")
     assert not failures, f"{len(failures)} of {len(rows)} rows differ ({rules.name}):\n" + "\n".join(failures[:5])
 
 

@@ -15,6 +15,7 @@ from checker.scripted import logged_row
 from checker.settlement_xz import COMPONENTS, settle
 from simtools import ScriptedHand
 from test_settlement_checker import _case_id, _logged_rows
+from test_settlement_checker import _check_rows as check_rows
 
 from mjsim import ruleset
 
@@ -65,13 +66,8 @@ def _differences(row, rules) -> dict:
 
 
 def _check_rows(rules, rows):
-    """Compare every row; fail with the first few differing rows' facts, both results and the count."""
-    failures = []
-    for row in rows:
-        diff = _differences(row, rules)
-        if diff:
-            failures.append(f"hand {row['hand_id']}: (checker, logged) {diff}\n  facts {_facts(row)}")
-    assert not failures, f"{len(failures)} of {len(rows)} rows differ ({rules.name}):\n" + "\n".join(failures[:5])
+    """The other families' row comparison with the 血战 checker's differences and facts."""
+    check_rows(rules, rows, _differences, _facts)
 
 
 @pytest.mark.parametrize("case", CASES, ids=_case_id)
