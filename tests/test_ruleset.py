@@ -60,13 +60,14 @@ winner_horse_scheme winner_horses_from horse_settlement wild_scheme wild_tile
 bloody max_suits declare_void must_win_tiles_left xz_fan xz_additions call_transfer end_checks flower_pig_penalty
 tax_refund call_transfer_multiple exchange_three self_draw_bonus concealed_and_middle extra_patterns
 kong_flower_from_discard bloody_flow heavenly_earthly
-white_is_flower split_tiles_at split_kong_extra caishen_same_kind caishen_flip_flower
+white_is_flower split_tiles_at split_kong_extra split_tiles caishen_same_kind caishen_flip_flower double_from_tai
+double_factor dealer_pays_double settle_non_winners liability_four_winds
 """.split()
 
 # PINNED: content_hash of the `jipinghu` preset.  Changing the preset's rules (or an
 # option default, or adding an option) changes it; update this literal deliberately,
 # because every logged hand carries the hash of the ruleset it was played under.
-JIPINGHU_HASH = "7d5f2e9f37537b00"
+JIPINGHU_HASH = "13aaefdefe4569fb"
 
 
 # ---------------------------------------------------------------------------

@@ -466,11 +466,12 @@ _entries += [
     ),
     _choice(
         "wild_scheme",
-        ("none", "fixed", "flip_next", "flip_two", "flip_two_kinds"),
+        ("none", "fixed", "flip_next", "flip_two", "flip_two_kinds", "flip_kind"),
         "none",
         "C-J1 TDH-G1 TDH-H6 SHT-P3",
         "wild tiles: none; fixed (wild_tile); flip_next (turned tile's successor, TDH-G1); flip_two (双鬼: the "
-        "successors of two turned tiles, TDH-H6); flip_two_kinds (two turned tiles each name a 财神 kind, SHT-P3)",
+        "successors of two turned tiles, TDH-H6); flip_two_kinds (two turned tiles each name a 财神 kind, SHT-P3); "
+        "flip_kind (one turned tile names the 财神 kind, SHT-H2)",
     ),
     _o("wild_tile", "tile", "5z", "TDH-G1", "the wild kind when wild_scheme = fixed (default 白板)"),
 ]
@@ -517,19 +518,32 @@ _entries += [
 
 _section = "shuitou (SHT-*)"
 _entries += [
-    _bool("white_is_flower", False, "SHT-P1", "白板 5z is a flower (set aside and replaced)"),
-    _int("split_tiles_at", 0, 60, 0, "SHT-P7", "分牌 starts with this many tiles left (0 = off)"),
-    _int("split_kong_extra", 0, 10, 2, "SHT-P7", "tiles added to split_tiles_at per kong made"),
+    _bool("white_is_flower", False, "SHT-P1 SHT-H1", "白板 5z is a flower (set aside and replaced)"),
+    _int("split_tiles_at", 0, 60, 0, "SHT-P7 SHT-H6", "分牌 starts with this many tiles left (0 = off)"),
+    _int("split_kong_extra", 0, 10, 2, "SHT-P7 SHT-H6", "tiles added to split_tiles_at per kong made"),
+    _int(
+        "split_tiles", 0, 4, 4, "SHT-P7 SHT-H6", "分牌 tiles dealt one a player in turn (0: the hand is drawn at once)"
+    ),
     _choice(
         "caishen_same_kind",
-        ("one_kind",),
+        ("one_kind", "turn_again"),
         "one_kind",
-        "SHT-P3",
-        "both turned tiles of one kind: one 财神 kind (two copies left)",
+        "SHT-P3 SHT-H2",
+        "both turned tiles of one kind: one 财神 kind with two copies left (one_kind), or turn tiles until a "
+        "second kind shows (turn_again)",
     ),
     _choice(
-        "caishen_flip_flower", ("redraw",), "redraw", "SHT-P3", "a turned flower is set aside and another tile turned"
+        "caishen_flip_flower",
+        ("redraw",),
+        "redraw",
+        "SHT-P3 SHT-H2",
+        "a turned flower is set aside and another tile turned",
     ),
+    _int("double_from_tai", 1, 1000, 13, "SHT-T3 SHT-H3", "a winner's total of this many 台 or more is multiplied"),
+    _int("double_factor", 1, 4, 2, "SHT-T3 SHT-H3", "what a total at double_from_tai or above is multiplied by"),
+    _bool("dealer_pays_double", True, "SHT-M1 SHT-M2 SHT-H4", "payments to or from the dealer count twice"),
+    _bool("settle_non_winners", True, "SHT-M2 SHT-H5", "the non-winners settle their base-台 differences pairwise"),
+    _bool("liability_four_winds", True, "SHT-M3", "包牌: the discarder of the wind a shown 四风会齐 wins on pays all"),
 ]
 
 OPTIONS: MappingProxyType[str, Option] = MappingProxyType({o.name: o for o in _entries})

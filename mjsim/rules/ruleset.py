@@ -155,8 +155,14 @@ class Ruleset:
     white_is_flower: bool = _d("white_is_flower")
     split_tiles_at: int = _d("split_tiles_at")
     split_kong_extra: int = _d("split_kong_extra")
+    split_tiles: int = _d("split_tiles")
     caishen_same_kind: str = _d("caishen_same_kind")
     caishen_flip_flower: str = _d("caishen_flip_flower")
+    double_from_tai: int = _d("double_from_tai")
+    double_factor: int = _d("double_factor")
+    dealer_pays_double: bool = _d("dealer_pays_double")
+    settle_non_winners: bool = _d("settle_non_winners")
+    liability_four_winds: bool = _d("liability_four_winds")
 
     def __post_init__(self) -> None:
         # The one place where values are validated and brought to normal form.
