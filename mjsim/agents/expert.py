@@ -134,6 +134,7 @@ from mjsim.sim.constants import (
     WIN,
 )
 from mjsim.sim.fastscore import N_PATTERNS, SELF_DRAW
+from mjsim.sim.fastscore_sht import CTX_LEN, CTX_WILDS
 from mjsim.sim.observation import FAMILY_IDS
 from mjsim.sim.scoring import score_parts, scoring
 from mjsim.sim.state import HORSE_MODES
@@ -159,6 +160,7 @@ P_CONCEALED_BONUS = 16
 P_SCORER = 17  # the family whose compiled scorer values a win (mjsim.sim.observation.FAMILY_IDS)
 P_END_CHECKS = 18  # XZ-E2 查叫 at an empty wall: the not ready pay each ready player its best hand
 N_PAY = 19
+SHT_CTX = 3  # where the kernel's ``ctx`` holds the 水头 scorer's context (mjsim.sim.fastscore_sht)
 
 RON_SHARE = 0.35  # share of an opponent's drawn winning tiles that reach the discards
 READY_WIN_RATE = 0.12  # chance per turn that a ready opponent wins
@@ -222,6 +224,19 @@ def own_melds(exposed, i, melds, MK, MT):
 
 
 @njit_borrowed
+def sht_wilds(wild, i, ctx):
+    """The 财神 kinds row ``i`` sees, for the 水头 scorer's context (the flowers others hold are not seen, and
+    the player's own flowers are left out of the valuation)."""
+    ctx[SHT_CTX + CTX_WILDS] = -1
+    ctx[SHT_CTX + CTX_WILDS + 1] = -1
+    k = 0
+    for t in range(34):
+        if wild[i, t] and k < 2:
+            ctx[SHT_CTX + CTX_WILDS + k] = t
+            k += 1
+
+
+@njit_borrowed
 def win_points(real, wilds, win_tile, self_draw, ctx, sc, pay, MK, MT, nm, found, scratch):
     """Points the player receives for winning with ``real`` (concealed non-wild tiles incl. the winning
     tile) and ``wilds``; 0 when it is no win (or below the minimum fan).  ``sc``: the scorer's
@@ -232,8 +247,8 @@ def win_points(real, wilds, win_tile, self_draw, ctx, sc, pay, MK, MT, nm, found
     # ``held`` (every concealed tile, wilds at face value) only matters for TDH-H7, a ghost standing for
     # itself; the plan's wild kinds are not known here, so that rare bonus is left out of the valuation.
     value = score_parts(
-        pay[P_SCORER], ctx[0], pay[P_QUADS] != 0, sc[0], sc[1], sc[2], sc[3], real, wilds, real, win_tile, MK, MT, nm,
-        SELF_DRAW if self_draw else 0, ctx[1], ctx[2], 1, found, scratch,
+        pay[P_SCORER], ctx[0], pay[P_QUADS] != 0, sc[0], sc[1], sc[2], sc[3], sc[4], real, wilds, real, win_tile, MK,
+        MT, nm, SELF_DRAW if self_draw else 0, ctx[1], ctx[2], 1, found, scratch, ctx[SHT_CTX:],
     )  # fmt: skip
     if value < 0:
         return 0.0
@@ -958,8 +973,8 @@ def expert_kernel(hand, sets_needed, meld_count, exposed, discards, visible, wal
     E = np.zeros(79, np.float64)  # scalars 0..7 (see row_outlook), 8..71 speed scratch, 72..78
     X = np.zeros(6, np.int64)
     Y = np.zeros(6, np.int64)
-    ctx = np.zeros(3, np.int64)
-    parts = (sc.jph, sc.tdh, sc.xz, sc.tables)  # the scorer's tables as the borrowing helpers take them
+    ctx = np.zeros(SHT_CTX + CTX_LEN, np.int64)  # forms, seat offset, round wind, then the 水头 scorer's context
+    parts = (sc.jph, sc.tdh, sc.xz, sc.sht, sc.tables)  # the scorer's tables as the borrowing helpers take them
     # M: the wait cache (keys, counts, waits, points), scratch waits and points of one ready hand (a row per
     # kind and one for a drawn wild), the one-away chances per winning-tile count and the chain memo
     M = (
@@ -983,6 +998,7 @@ def expert_kernel(hand, sets_needed, meld_count, exposed, discards, visible, wal
         melds = meld_count[i, 0]
         ctx[1] = seat_offset[i]
         ctx[2] = round_wind[i]
+        sht_wilds(wild, i, ctx)
         nm = own_melds(exposed, i, melds, MK, MT)
         valued_weights(seat_offset[i], round_wind[i], rules, VW)
         flush_bits, full_ok, pungs_ok, hidden, honours_ok = exposure(exposed, i, melds)

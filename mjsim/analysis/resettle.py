@@ -40,6 +40,7 @@ from mjsim.sim.fastscore import (
     ROBBED_KONG,
     SELF_DRAW,
 )  # fmt: skip
+from mjsim.sim.fastscore_sht import CTX_LEN
 from mjsim.sim.records import pattern_list
 from mjsim.sim.resettle_kernel import rescore_and_settle
 from mjsim.sim.scoring import scoring
@@ -174,9 +175,10 @@ def resettle_hands(
     held = np.array([w[11] for w in wins], np.int8).reshape(n_wins, 34)
     round_wind = np.array([rows[t]["round_wind"] for t in table], np.int64)
     found = np.zeros((n_wins, N_PATTERNS), np.int8)
+    ctx = np.zeros((n_wins, CTX_LEN), np.int64)
     codes = rescore_and_settle(
         st, params, sc, n, table, index, real, wilds, held, win_tile, meld_kind, meld_tile, n_melds, flags, offset,
-        round_wind, discard_winners, found,
+        round_wind, discard_winners, found, ctx,
     )  # fmt: skip
     if n_wins and (codes < 0).any():
         bad = int(np.flatnonzero(codes < 0)[0])

@@ -61,6 +61,10 @@ COLUMNS: dict[str, tuple[pa.DataType, str]] = {
         _SEATS,
         "part of net from penalties (zero where the ruleset has none): 跟庄 (C-P7), 查花猪 and 查叫 (XZ-E1, XZ-E2)",
     ),
+    "net_base": (
+        _SEATS,
+        "part of net from the non-winners' pairwise base-台 settlement (水头 SHT-M2); zero elsewhere",
+    ),
     "wilds": (pa.list_(pa.string()), "wild tile kinds of the hand (鬼牌/财神, C-J1); empty where none"),
     "horses": (pa.list_(pa.string()), "horse tiles 买马 in notation: dealer horses, or those the winner bought"),
     "horse_seats": (
@@ -110,7 +114,8 @@ COLUMNS: dict[str, tuple[pa.DataType, str]] = {
     "exhausted": (pa.bool_(), "the hand ended on an empty wall (XZ-E: the end-of-wall checks apply)"),
     "end_state": (
         pa.list_(pa.string(), 4),
-        "血战 only, per seat as the hand ends: won, ready, not_ready or flower_pig (XZ-E1, XZ-E2); null elsewhere",
+        "血战 and 水头, per seat as the hand ends: won, ready, not_ready or (血战) flower_pig (XZ-E1, XZ-E2); null "
+        "elsewhere",
     ),
     "ready_fan": (_SEATS, "血战: per seat, the fan of a ready hand's best winning tile as a discard win (XZ-E2), -1"),
     "void_suits": (
@@ -129,6 +134,34 @@ COLUMNS: dict[str, tuple[pa.DataType, str]] = {
     "net_tax_refund": (_SEATS, "血战: the part of net_kong returned by 退税 (XZ-E3); null elsewhere"),
     "net_flower_pig": (_SEATS, "血战: the part of net_penalty paid by 查花猪 (XZ-E1); null elsewhere"),
     "net_not_ready": (_SEATS, "血战: the part of net_penalty paid by 查叫 (XZ-E2); null elsewhere"),
+    "flowers": (
+        pa.list_(pa.string(), 4),
+        "水头, per seat: the flowers it set aside (SHT-P2), tile notation (1f..8f; 5z where 白板 is a flower); "
+        "null elsewhere",
+    ),
+    "base_tai": (
+        _SEATS,
+        "水头, per seat: base 台 as the hand ends (SHT-T1; the winner's from its chosen reading; counted on a "
+        "drawn hand too, which settles nothing); null elsewhere",
+    ),
+    "split_tiles": (
+        pa.list_(pa.string()),
+        "水头: the 分牌 tiles dealt (SHT-P7), in order from the player to draw; empty when none; null elsewhere",
+    ),
+    "split_win": (pa.bool_(), "水头: the hand was won on a 分牌 tile (SHT-P7); null elsewhere"),
+    "four_winds_feeder": (
+        pa.int8(),
+        "水头 SHT-M3 fact: the discarder of the wind a shown 四风会齐 won on (包牌 when liability_four_winds); "
+        "null when none or outside 水头",
+    ),
+    "end_hands": (
+        pa.list_(pa.string(), 4),
+        "水头, per seat: concealed tiles as the hand ended (a winner's incl. the winning tile); null elsewhere",
+    ),
+    "end_melds": (
+        pa.list_(pa.list_(pa.string()), 4),
+        "水头, per seat: declared melds as the hand ended, C-T5 notation; null elsewhere",
+    ),
     "turns": (pa.int16(), "discards made in the hand"),
     "wall_left": (pa.int16(), "drawable tiles left when the hand ended (the dead wall 留牌 not counted, C-W5)"),
 }

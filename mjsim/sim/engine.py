@@ -72,6 +72,15 @@ from mjsim.sim.constants import (
     WIN_SELF_DRAW,
 )  # fmt: skip
 from mjsim.sim.fastscore import AFTER_KONG, FIRST_TURN, KONG_REPLACEMENT, LAST_TILE, N_PATTERNS, ROBBED_KONG, SELF_DRAW
+from mjsim.sim.fastscore_sht import (
+    CTX_BASE,
+    CTX_FLOWERS,
+    CTX_LEN,
+    CTX_ONE_KIND_PAIR,
+    CTX_WILDS,
+    SPLIT_TILE,
+    base_tai_of,
+)
 from mjsim.sim.rng import mix64, next_below, stream_seed
 from mjsim.sim.scoring import score_win
 from mjsim.sim.settle import horse_seat, settle
@@ -89,6 +98,7 @@ from mjsim.sim.state import (
     PH_TURN,
     PH_VOID,
     TRACE_LEN,
+    WHITE_SLOT,
     ArraysStructType,
 )
 
@@ -98,6 +108,9 @@ TRACE_DEAL = 201
 TRACE_EXHAUSTED = 202
 TRACE_PASS = 203  # XZ-H1: the seat passes a tile (as the exchange happens, with the receiving offset)
 TRACE_VOID = 204  # XZ-H2: the seat declares a void suit (tile = the suit)
+TRACE_FLOWER = 205  # SHT-P2: the seat sets a flower aside (tile = its id; 白板 31)
+TRACE_SPLIT = 206  # SHT-P7: the seat receives a 分牌 tile
+WHITE = 31
 
 
 # ---- small helpers ---------------------------------------------------------------------------
@@ -114,17 +127,21 @@ class Work(structref.StructRefProxy):
     Fields: ``found`` int8 (N_PATTERNS,) pattern counts of a trial score;
     ``real`` int8 (34,) a hand without its wild tiles; ``totals`` int64 (34,)
     a hand with its melds (推倒胡 scorer); ``counts`` int8 (34,) a hand plus
-    the tile under answer.  A struct reference, so passing it down the
-    inlined legality checks updates one reference count, not four.
+    the tile under answer; ``ctx`` int64 (CTX_LEN,) the 水头 scorer's context
+    (``mjsim.sim.fastscore_sht``).  A struct reference, so passing it down
+    the inlined legality checks updates one reference count, not five.
     """
 
 
-structref.define_proxy(Work, WorkType, ["found", "real", "totals", "counts"])
+structref.define_proxy(Work, WorkType, ["found", "real", "totals", "counts", "ctx"])
 
 
 @njit(cache=True)
 def new_work():
-    return Work(np.zeros(N_PATTERNS, np.int8), np.zeros(34, np.int8), np.zeros(34, np.int64), np.zeros(34, np.int8))
+    return Work(
+        np.zeros(N_PATTERNS, np.int8), np.zeros(34, np.int8), np.zeros(34, np.int64), np.zeros(34, np.int8),
+        np.zeros(CTX_LEN, np.int64),
+    )  # fmt: skip
 
 
 @njit(cache=True, inline="always")
@@ -160,6 +177,27 @@ def _real(st, b, hand, t):
 
 
 @njit(cache=True, inline="always")
+def _is_flower(p, t):
+    """SHT-P1: a flower tile (1f..8f, and 白板 where it is a flower), set aside and replaced."""
+    return t >= 34 or (p.white_is_flower and t == WHITE)
+
+
+@njit(cache=True)
+def sht_context(st, b, s, ctx):
+    """The 水头 scorer's context for seat ``s``: its flower groups, the 财神 kinds and whether the one 财神 kind
+    has only two copies in play (both turned tiles of one kind, SHT-P3)."""
+    f = st.flowers[b, s]
+    ctx[CTX_FLOWERS] = f[0] + f[1] + f[2] + f[3]
+    ctx[CTX_FLOWERS + 1] = f[4] + f[5] + f[6] + f[7]
+    ctx[CTX_FLOWERS + 2] = f[WHITE_SLOT]
+    ctx[CTX_WILDS] = st.wild[b, 0]
+    ctx[CTX_WILDS + 1] = st.wild[b, 1]
+    ctx[CTX_ONE_KIND_PAIR] = (
+        1 if st.wild[b, 1] < 0 and st.turned[b, 1] >= 0 and st.turned[b, 1] == st.turned[b, 0] else 0
+    )
+
+
+@njit(cache=True, inline="always")
 def _score(st, p, sc, b, s, counts, win_tile, flags, discard_winners, found, work):
     """Value of seat ``s`` winning with concealed ``counts`` (incl. the winning tile), or a negative code.
 
@@ -177,9 +215,11 @@ def _score(st, p, sc, b, s, counts, win_tile, flags, discard_winners, found, wor
                 wilds += real[kind]
                 real[kind] = 0
     scratch = work.totals
+    if p.family == 3:
+        sht_context(st, b, s, work.ctx)
     return score_win(
         p.family, p.forms, p.quads_as_two_pairs, sc, real, wilds, counts, win_tile, st.meld_kind[b, s], st.meld_tile[b, s], st.n_melds[b, s], flags,
-        (s - st.dealer[b]) % 4, st.round_wind[b], discard_winners, found, scratch,
+        (s - st.dealer[b]) % 4, st.round_wind[b], discard_winners, found, scratch, work.ctx,
     )  # fmt: skip
 
 
@@ -298,12 +338,18 @@ def _deal(st, p, b):
     st.discards[b] = 0
     st.discarded[b] = 0
     st.discarded_kinds[b] = 0
+    st.flowers[b] = 0
+    st.turned_flowers[b] = 0
     pos = 0
     for k in range(4):
         seat = (dealer + k) % 4
         take = p.hand_size + (1 if k == 0 else 0)
         for _ in range(take):
-            st.hands[b, seat, st.wall[b, pos]] += 1
+            tile = st.wall[b, pos]
+            if _is_flower(p, tile):
+                _add_flower(st, b, seat, tile)  # replaced after the 财神 are turned (SHT-P2)
+            else:
+                st.hands[b, seat, tile] += 1
             pos += 1
     st.front[b] = pos
     st.back[b] = n - 1
@@ -351,6 +397,10 @@ def _deal(st, p, b):
     st.exhausted[b] = False
     st.end_state[b] = -1
     st.ready_fan[b] = -1
+    st.split_tiles[b] = -1
+    st.split_win[b] = False
+    st.base_tai[b] = -1
+    st.four_winds_feeder[b] = -1
     st.liable[b] = -1
     st.n_kongs[b] = 0
     st.transfers[b] = 0
@@ -361,6 +411,8 @@ def _deal(st, p, b):
     _trace(st, p, b, dealer, TRACE_DEAL, 0)
     _set_wilds(st, p, b)
     _reserve_horses(st, p, b)
+    if p.has_flowers:
+        _replace_dealt_flowers(st, p, b)
     if p.exchange_three:  # XZ-H1: the direction is drawn for the hand, after the wall
         st.exchange_dir[b] = 1 + next_below(st.rng[b], 0, 3)
         st.phase[b] = PH_EXCHANGE
@@ -464,6 +516,60 @@ def _set_wilds(st, p, b):
             kind = next_in_sequence(turned)
             if k == 0 or kind != st.wild[b, 0]:  # equal successors give one ghost kind
                 st.wild[b, k] = kind
+    elif p.wild_scheme == 4 or p.wild_scheme == 5:  # SHT-P3 / SHT-H2: each turned tile names a 财神 kind
+        k = 0
+        while k < (2 if p.wild_scheme == 4 else 1) and st.back[b] >= st.front[b]:
+            turned = st.wall[b, st.back[b]]  # out of play from now on (C-W3)
+            st.back[b] -= 1
+            if _is_flower(p, turned):  # SHT-P3: set aside, turn another
+                _count_flower(st.turned_flowers[b], turned)
+                continue
+            if k == 1 and turned == st.wild[b, 0] and p.caishen_turn_again:
+                st.set_aside[b, turned] += 1  # SHT-H2 turn_again: out of play too
+                continue
+            st.turned[b, k] = turned
+            if k == 0 or turned != st.wild[b, 0]:  # SHT-P3: one kind named twice is one 财神 kind
+                st.wild[b, k] = turned
+            k += 1
+
+
+@njit(cache=True, inline="always")
+def _count_flower(slots, tile):
+    slots[WHITE_SLOT if tile == WHITE else tile - 34] += 1
+
+
+@njit(cache=True)
+def _add_flower(st, b, s, tile):
+    _count_flower(st.flowers[b, s], tile)
+
+
+@njit(cache=True)
+def _replace_dealt_flowers(st, p, b):
+    """SHT-P2 / C-W2 补花: each seat from the dealer in turn replaces the flowers it was dealt from the back,
+    again while a replacement is a flower.  The dealer's 'drawn' tile becomes its last replacement when its
+    17th tile was a flower."""
+    dealer = st.dealer[b]
+    last = -1
+    for k in range(4):
+        s = (dealer + k) % 4
+        need = 0
+        for i in range(st.flowers.shape[2]):
+            need += st.flowers[b, s, i]
+            for _ in range(st.flowers[b, s, i]):
+                _trace(st, p, b, s, TRACE_FLOWER, WHITE if i == WHITE_SLOT else 34 + i)
+        while need > 0 and st.back[b] >= st.front[b]:
+            tile = st.wall[b, st.back[b]]
+            st.back[b] -= 1
+            if _is_flower(p, tile):
+                _trace(st, p, b, s, TRACE_FLOWER, tile)
+                _add_flower(st, b, s, tile)
+            else:
+                st.hands[b, s, tile] += 1
+                need -= 1
+                if k == 0:
+                    last = tile
+    if _is_flower(p, st.target[b]):
+        st.target[b] = last
 
 
 @njit(cache=True)
@@ -605,6 +711,8 @@ def _record_win(st, p, sc, b, s, kind, counts, win_tile, discarder, discard_winn
     if i >= st.winners.shape[1]:
         raise RuntimeError("a hand won more often than the win slots hold (state.MAX_FLOW_WINS)")
     fan = _score(st, p, sc, b, s, counts, win_tile, flags, discard_winners, st.win_patterns[b, i], work)
+    if p.family == 3:
+        st.base_tai[b, s] = work.ctx[CTX_BASE]  # SHT-T1: the winner's base 台 is its reading's
     st.winners[b, i] = s
     st.win_kind[b, i] = kind
     st.win_fan[b, i] = fan
@@ -708,6 +816,17 @@ def _finish(st, p, b, out):
     out.exchange_tiles[r] = st.exchange_tiles[b]
     out.exchange_dir[r] = st.exchange_dir[b]
     out.xz_moves[r] = st.xz_moves[b]
+    out.family[r] = p.family
+    out.flowers[r] = st.flowers[b]
+    out.base_tai[r] = st.base_tai[b]
+    out.split_tiles[r] = st.split_tiles[b]
+    out.split_win[r] = st.split_win[b]
+    out.four_winds_feeder[r] = st.four_winds_feeder[b]
+    out.end_hands[r] = st.hands[b]
+    for s in range(4):
+        for m in range(st.meld_kind.shape[2]):
+            out.end_melds[r, s, m, 0] = st.meld_kind[b, s, m] if m < st.n_melds[b, s] else 0
+            out.end_melds[r, s, m, 1] = st.meld_tile[b, s, m]
     for c in range(st.transfers.shape[1]):
         for payer in range(4):
             for payee in range(4):
@@ -720,13 +839,76 @@ def _finish(st, p, b, out):
 
 
 @njit(cache=True)
-def _draw(st, p, b):
-    """C-P1 draw (kong replacements from the back, C-W3); an empty wall ends the hand (C-W4)."""
+def _wall_ends(st, p, b, s):
+    """C-W4 exhaustive draw (SHT-P7: 黄牌)."""
+    _trace(st, p, b, s, TRACE_EXHAUSTED, 0)
+    st.exhausted[b] = True
+    st.phase[b] = PH_END
+
+
+@njit(cache=True)
+def _flower_replaced(st, p, b, s, tile):
+    """SHT-P2: while ``tile`` is a flower, seat ``s`` sets it aside and takes the next from the back; -1 when
+    the wall runs out first."""
+    while _is_flower(p, tile):
+        _add_flower(st, b, s, tile)
+        _trace(st, p, b, s, TRACE_FLOWER, tile)
+        if _drawable(st, p, b) <= 0:
+            return -1
+        tile = st.wall[b, st.back[b]]
+        st.back[b] -= 1
+    return tile
+
+
+@njit(cache=True)
+def _split_time(st, p, b):
+    """SHT-P7 黄牌: nobody has won and the wall is down to split_tiles_at (+ split_kong_extra a kong)."""
+    return (
+        p.split_tiles_at > 0 and st.replacement[b] == 0 and st.n_winners[b] == 0
+        and _drawable(st, p, b) <= p.split_tiles_at + p.split_kong_extra * st.n_kongs[b]
+    )  # fmt: skip
+
+
+@njit(cache=True)
+def _split(st, p, sc, b, work):
+    """SHT-P7 分牌: the next ``split_tiles`` tiles go one to each player in turn from the one to draw; the first
+    who can win with it wins (a self-draw, +3 台); a tile nobody wins on is set aside.  Nobody: 黄牌."""
+    first = st.actor[b]
+    for k in range(p.split_tiles):
+        if _drawable(st, p, b) <= 0:
+            break
+        s = (first + k) % 4
+        tile = st.wall[b, st.front[b]]
+        st.front[b] += 1
+        tile = _flower_replaced(st, p, b, s, tile)
+        if tile < 0:
+            break
+        st.split_tiles[b, k] = tile
+        _trace(st, p, b, s, TRACE_SPLIT, tile)
+        st.hands[b, s, tile] += 1
+        st.actor[b] = s
+        st.target[b] = tile
+        if _win_fan(st, p, sc, b, s, st.hands[b, s], tile, SELF_DRAW | SPLIT_TILE, work) >= 0:
+            _trace(st, p, b, s, WIN, tile)
+            _record_win(st, p, sc, b, s, WIN_SELF_DRAW, st.hands[b, s], tile, -1, 1, SPLIT_TILE, work)
+            st.split_win[b] = True
+            st.phase[b] = PH_END
+            return
+        st.hands[b, s, tile] -= 1
+        st.set_aside[b, tile] += 1
+    _wall_ends(st, p, b, first)
+
+
+@njit(cache=True)
+def _draw(st, p, sc, b, work):
+    """C-P1 draw (kong replacements from the back, C-W3; SHT-P2 flowers replaced from the back); an empty
+    wall ends the hand (C-W4), and so does SHT-P7 分牌 when nobody wins on it."""
     s = st.actor[b]
+    if _split_time(st, p, b):
+        _split(st, p, sc, b, work)
+        return
     if _drawable(st, p, b) <= 0:
-        _trace(st, p, b, s, TRACE_EXHAUSTED, 0)
-        st.exhausted[b] = True
-        st.phase[b] = PH_END
+        _wall_ends(st, p, b, s)
         return
     if st.replacement[b] > 0 and p.replacement_from_back:
         tile = st.wall[b, st.back[b]]
@@ -734,6 +916,11 @@ def _draw(st, p, b):
     else:
         tile = st.wall[b, st.front[b]]
         st.front[b] += 1
+    if p.has_flowers:
+        tile = _flower_replaced(st, p, b, s, tile)
+        if tile < 0:
+            _wall_ends(st, p, b, s)
+            return
     st.hands[b, s, tile] += 1
     st.target[b] = tile
     _reset_missed(st, b, s)
@@ -1203,18 +1390,32 @@ def _suit_count(st, b, s):
 @njit(cache=True)
 def end_states(st, p, sc, b, work):
     """XZ-E facts of every seat as the hand ends: won, 花猪 (three suits, XZ-E1), ready with the fan of its
-    best winning tile counted as a discard win (XZ-E2 查叫 value), or not ready."""
+    best winning tile counted as a discard win (XZ-E2 查叫 value), or not ready.  水头: won, ready or not
+    ready (the value of a wait counted the same way), and every non-winner's base 台 (SHT-T1, SHT-M2)."""
     counts = work.counts
+    kinds = 27 if p.family == 2 else 34
     for s in range(4):
         st.ready_fan[b, s] = -1
+        if p.family == 3 and not st.has_won[b, s]:
+            sht_context(st, b, s, work.ctx)
+            wilds = 0
+            for k in range(2):
+                if st.wild[b, k] >= 0:
+                    wilds += st.hands[b, s, st.wild[b, k]]
+            st.base_tai[b, s] = base_tai_of(
+                st.hands[b, s], wilds, st.meld_kind[b, s], st.meld_tile[b, s], st.n_melds[b, s],
+                (s - st.dealer[b]) % 4, work.ctx,
+            )  # fmt: skip
         if st.has_won[b, s]:
             st.end_state[b, s] = END_WON
             continue
-        if _suit_count(st, b, s) >= 3:
+        if p.family == 2 and _suit_count(st, b, s) >= 3:
             st.end_state[b, s] = END_FLOWER_PIG
             continue
         best = -1
-        for t in range(27):
+        for t in range(kinds):
+            if _is_flower(p, t):
+                continue
             if st.hands[b, s, t] + st.exposed[b, s, t] >= 4:
                 continue  # no fifth copy to win on
             for k in range(34):
@@ -1304,12 +1505,12 @@ def collect(st, p, sc, queue, out, obs, legal, row_table, row_seat):
             if phase == PH_IDLE:
                 break
             if phase == PH_DRAW:
-                _draw(st, p, b)
+                _draw(st, p, sc, b, work)
                 continue
             if phase == PH_END:
                 if out.count[0] >= capacity:
                     break
-                if p.family == 2:
+                if p.family == 2 or p.family == 3:
                     end_states(st, p, sc, b, work)
                 settle(st, p, sc, b)
                 _finish(st, p, b, out)
@@ -1415,7 +1616,7 @@ def deal_wall(st, p, b, wall):
 @njit(cache=True)
 def tile_balance(st, b, counts):
     """Count table ``b``'s tiles by kind: hands, melds, rivers, the undrawn wall, an added kong tile in flight,
-    reserved horses and a turned wild indicator.
+    reserved horses, a turned wild indicator, tiles set aside, and (``counts`` of 42 kinds) flowers.
 
     During play this equals the tile set (tests check it at every step).
     """
@@ -1433,7 +1634,15 @@ def tile_balance(st, b, counts):
         if st.turned[b, k] >= 0:
             counts[st.turned[b, k]] += 1
     for t in range(34):
-        counts[t] += st.set_aside[b, t]  # XZ-H7 winning tiles put aside
+        counts[t] += st.set_aside[b, t]  # XZ-H7 winning tiles put aside; SHT-P7 分牌 nobody won on
+    if counts.size >= 42:  # SHT-P2 flowers set aside, and those turned up for a 财神 (SHT-P3)
+        for i in range(8):
+            counts[34 + i] += st.turned_flowers[b, i]
+            for s in range(4):
+                counts[34 + i] += st.flowers[b, s, i]
+        counts[WHITE] += st.turned_flowers[b, WHITE_SLOT]
+        for s in range(4):
+            counts[WHITE] += st.flowers[b, s, WHITE_SLOT]
     if st.phase[b] == PH_EXCHANGE:  # XZ-H1 tiles picked, not yet passed
         for s in range(4):
             for k in range(3):

@@ -41,6 +41,9 @@ PATTERN_IDS = (
     "full_flush_four_kongs",
     # XZ-F2 additions and XZ-H4 门清中张 ids not above
     "root", "direct_kong", "concealed_kong", "kong_discard", "no_terminals",
+    # SHT-T1 base 台 and SHT-T2 winner 台 (水头) ids not above
+    "caishen", "caishen_honour", "flowers", "kong", "special_pung", "special_pair", "hard", "plain", "four_winds",
+    "caishen_set", "kill_pig", "split_tile_win",
 )  # fmt: skip
 N_PATTERNS = len(PATTERN_IDS)
 P = {name: i for i, name in enumerate(PATTERN_IDS)}
@@ -95,7 +98,7 @@ P = {name: i for i, name in enumerate(PATTERN_IDS)}
     I_CONCEALED_KONG,
     I_KONG_DISCARD,
     I_NO_TERMINALS,
-) = range(N_PATTERNS)
+) = range(N_PATTERNS - 12)  # the 水头 ids are read by name (fastscore_sht)
 _LIMIT_ORDER = np.array([P[n] for n in PATTERN_IDS[:19] if n != "chicken"], dtype=np.int64)
 _BONUS_ORDER = np.array(
     [P[n] for n in ("self_draw", "seat_wind", "round_wind", "dragon_pung", "concealed", "last_tile")], dtype=np.int64

@@ -21,8 +21,10 @@ from typing import NamedTuple
 import numpy as np
 import pyarrow as pa
 
+from mjsim.io.schema import COLUMNS
 from mjsim.sim.constants import KONG_KIND_NAMES, MAX_MELDS, MELD_NAMES, WIN_KIND_NAMES
 from mjsim.sim.fastscore import AFTER_KONG, FIRST_TURN, LAST_TILE, N_PATTERNS, PATTERN_IDS
+from mjsim.sim.observation import FAMILY_IDS
 from mjsim.sim.state import (
     COMPONENT_NAMES,
     END_STATE_NAMES,
@@ -30,10 +32,14 @@ from mjsim.sim.state import (
     MAX_KONGS,
     MAX_WINS,
     N_COMPONENTS,
+    N_FLOWER_SLOTS,
     N_XZ_RULES,
+    WHITE_SLOT,
     XZ_RULE_NAMES,
 )
 from mjsim.tiles import format_counts, tile_name
+
+XUEZHAN, SHUITOU = FAMILY_IDS["xuezhan"], FAMILY_IDS["shuitou"]
 
 
 class HandRecords(NamedTuple):
@@ -88,6 +94,14 @@ class HandRecords(NamedTuple):
     exchange_tiles: np.ndarray  # int8 (R, 4, 3): XZ-H1 tiles each seat passed, -1 none
     exchange_dir: np.ndarray  # int8 (R,): XZ-H1 receiving offset 1..3, 0 no exchange
     xz_moves: np.ndarray  # int64 (R, N_XZ_RULES, 4): nets of 呼叫转移, 退税, 查花猪, 查叫
+    family: np.ndarray  # int8 (R,): observation.FAMILY_IDS of the ruleset (family-only columns are null elsewhere)
+    flowers: np.ndarray  # int8 (R, 4, N_FLOWER_SLOTS): SHT-P2 flowers set aside per seat
+    base_tai: np.ndarray  # int16 (R, 4): SHT-T1 base 台 per seat
+    split_tiles: np.ndarray  # int8 (R, 4): SHT-P7 分牌 tiles in the order dealt, -1 none
+    split_win: np.ndarray  # bool (R,)
+    end_hands: np.ndarray  # int8 (R, 4, 34): every seat's concealed tiles as the hand ended
+    end_melds: np.ndarray  # int8 (R, 4, MAX_MELDS, 2): every seat's melds as the hand ended
+    four_winds_feeder: np.ndarray  # int8 (R,): SHT-M3 fact, -1 none
 
 
 def allocate_records(capacity: int, max_wins: int = MAX_WINS) -> HandRecords:
@@ -146,6 +160,14 @@ def allocate_records(capacity: int, max_wins: int = MAX_WINS) -> HandRecords:
         exchange_tiles=np.zeros((r, 4, 3), np.int8),
         exchange_dir=np.zeros(r, np.int8),
         xz_moves=np.zeros((r, N_XZ_RULES, 4), np.int64),
+        family=np.zeros(r, np.int8),
+        flowers=np.zeros((r, 4, N_FLOWER_SLOTS), np.int8),
+        base_tai=np.zeros((r, 4), np.int16),
+        split_tiles=np.zeros((r, 4), np.int8),
+        split_win=np.zeros(r, np.bool_),
+        end_hands=np.zeros((r, 4, 34), np.int8),
+        end_melds=np.zeros((r, 4, MAX_MELDS, 2), np.int8),
+        four_winds_feeder=np.zeros(r, np.int8),
     )
 
 
@@ -231,7 +253,7 @@ def rows_to_columns(records: HandRecords, n: int) -> dict[str, list | np.ndarray
         "first_turn": first,
         "liable": [None if x < 0 else int(x) for x in liable],
     }
-    names = [tile_name(t) for t in range(34)]
+    names = [tile_name(t) for t in range(42)]  # flowers too (a 水头 horse_pool may hold them)
     cols["wilds"] = [[names[k] for k in records.wild[row] if k >= 0] for row in range(n)]
     cols["horses"] = [[names[t] for t in records.horse_tiles[row, : records.n_horses[row]]] for row in range(n)]
     cols["horse_seats"] = [records.horse_seats[row, : records.n_horses[row]].astype(int).tolist() for row in range(n)]
@@ -265,20 +287,33 @@ def rows_to_columns(records: HandRecords, n: int) -> dict[str, list | np.ndarray
     cols["passed_tiles"] = [[hand_text(np.bincount(records.exchange_tiles[row, s], minlength=34)) for s in range(4)]
                             if exchanged[row] else None for row in range(n)]  # fmt: skip
     cols["pass_offset"] = [int(records.exchange_dir[row]) if exchanged[row] else None for row in range(n)]
+    xz = records.family[:n] == XUEZHAN
     for index, name in enumerate(XZ_RULE_NAMES):
-        cols[f"net_{name}"] = [None if records.end_state[row, 0] < 0 else records.xz_moves[row, index].tolist()
+        cols[f"net_{name}"] = [records.xz_moves[row, index].tolist() if xz[row] else None
                                for row in range(n)]  # fmt: skip
     nets = records.nets[:n]
     cols["net"] = nets.sum(axis=1)
-    for index, name in enumerate(("win", "kong", "horse", "liability", "penalty")):
+    for index, name in enumerate(("win", "kong", "horse", "liability", "penalty", "base")):
         cols[f"net_{name}"] = nets[:, index, :].copy()
-    assert N_COMPONENTS == 5
+    assert N_COMPONENTS == 6
+    sht = records.family[:n] == SHUITOU
+    cols["flowers"] = [[flower_text(records.flowers[row, s]) for s in range(4)] if sht[row] else None
+                       for row in range(n)]  # fmt: skip
+    cols["base_tai"] = [records.base_tai[row].tolist() if sht[row] else None for row in range(n)]
+    cols["split_tiles"] = [[names[t] for t in records.split_tiles[row] if t >= 0] if sht[row] else None
+                           for row in range(n)]  # fmt: skip
+    cols["split_win"] = [bool(records.split_win[row]) if sht[row] else None for row in range(n)]
+    cols["four_winds_feeder"] = [int(x) if ok and x >= 0 else None for x, ok in zip(records.four_winds_feeder[:n], sht)]
+    cols["end_hands"] = [[hand_text(records.end_hands[row, s]) for s in range(4)] if sht[row] else None
+                         for row in range(n)]  # fmt: skip
+    cols["end_melds"] = [[meld_strings(records.end_melds[row, s]) for s in range(4)] if sht[row] else None
+                         for row in range(n)]  # fmt: skip
     return cols
 
 
 # ---- whole columns as Arrow arrays -------------------------------------------------------------------
 
-_TILE_NAMES = pa.array([tile_name(t) for t in range(34)])
+_TILE_NAMES = pa.array([tile_name(t) for t in range(42)])
 _WIN_KINDS = pa.array(list(WIN_KIND_NAMES))
 _PATTERNS = pa.array(list(PATTERN_IDS))
 _END_STATES = pa.array(list(END_STATE_NAMES))
@@ -315,6 +350,50 @@ def _seat_or_null(values: np.ndarray) -> pa.Array:
 
 def _win_hand_texts(hands: np.ndarray) -> pa.Array:
     return pa.array([hand_text(counts) for counts in hands], pa.string())
+
+
+def flower_text(slots: np.ndarray) -> str:
+    """Notation of a seat's flowers (``N_FLOWER_SLOTS`` counts: 1f..8f, then 白板), e.g. ``"13f55z"``."""
+    text = "".join(str(i + 1) for i in range(8) if slots[i]) + ("f" if slots[:8].any() else "")
+    return text + "5" * int(slots[WHITE_SLOT]) + ("z" if slots[WHITE_SLOT] else "")
+
+
+SHUITOU_COLUMNS = ("flowers", "base_tai", "split_tiles", "split_win", "four_winds_feeder", "end_hands", "end_melds")
+
+
+def _shuitou_columns(records: HandRecords, n: int) -> dict[str, pa.Array]:
+    """水头's columns, null on the other families' rows: flowers, base 台, 分牌, the 包牌 fact, end hands."""
+    r = slice(0, n)
+    sht = records.family[r] == SHUITOU
+    if not sht.any():  # the other families' rows: every column null, without a pass over the rows
+        return {name: pa.nulls(n, COLUMNS[name][0]) for name in SHUITOU_COLUMNS}
+    other = pa.array(~sht)
+    seats = np.repeat(sht, 4)
+    flowers = [flower_text(f) if ok else "" for f, ok in zip(records.flowers[r].reshape(n * 4, N_FLOWER_SLOTS), seats)]
+    hands = [hand_text(h) if ok else "" for h, ok in zip(records.end_hands[r].reshape(n * 4, 34), seats)]
+    melds = records.end_melds[r].reshape(n * 4, MAX_MELDS, 2).astype(np.int64)
+    empty = melds[:, :, 0] == 0
+    n_melds = np.where(empty.any(axis=1), empty.argmax(axis=1), MAX_MELDS)
+    meld_keys = _leading(melds[:, :, 0] * 34 + melds[:, :, 1], n_melds)
+    split = records.split_tiles[r].astype(np.int64)
+    n_split = (split >= 0).sum(axis=1)
+    return {
+        "flowers": pa.FixedSizeListArray.from_arrays(pa.array(flowers, pa.string()), 4, mask=other),
+        "base_tai": pa.FixedSizeListArray.from_arrays(
+            pa.array(records.base_tai[r].astype(np.int64).ravel()), 4, mask=other
+        ),
+        "split_tiles": pa.ListArray.from_arrays(
+            pa.array(np.concatenate([[0], np.cumsum(n_split)]).astype(np.int32)),
+            _TILE_NAMES.take(pa.array(split[split >= 0])),
+            mask=other,
+        ),
+        "split_win": pa.array(records.split_win[r], mask=~sht),
+        "four_winds_feeder": pa.array(records.four_winds_feeder[r], mask=~sht | (records.four_winds_feeder[r] < 0)),
+        "end_hands": pa.FixedSizeListArray.from_arrays(pa.array(hands, pa.string()), 4, mask=other),
+        "end_melds": pa.FixedSizeListArray.from_arrays(
+            _ragged(_MELD_STRINGS.take(pa.array(meld_keys)), n_melds), 4, mask=other
+        ),
+    }
 
 
 def arrow_columns(records: HandRecords, n: int) -> dict[str, pa.Array]:
@@ -392,9 +471,11 @@ def arrow_columns(records: HandRecords, n: int) -> dict[str, pa.Array]:
     texts = pa.array([hand_text(c) if ok else "" for c, ok in zip(counts, np.repeat(exchanged, 4))], pa.string())
     cols["passed_tiles"] = pa.FixedSizeListArray.from_arrays(texts, 4, mask=pa.array(~exchanged))
     cols["pass_offset"] = pa.array(records.exchange_dir[r], mask=~exchanged)
+    xz = records.family[r] == XUEZHAN
     for index, name in enumerate(XZ_RULE_NAMES):
         moves = pa.array(records.xz_moves[r][:, index, :].ravel())
-        cols[f"net_{name}"] = pa.FixedSizeListArray.from_arrays(moves, 4, mask=pa.array(~known))
+        cols[f"net_{name}"] = pa.FixedSizeListArray.from_arrays(moves, 4, mask=pa.array(~xz))
+    cols |= _shuitou_columns(records, n)
     cols["turns"] = pa.array(records.turns[r])
     cols["wall_left"] = pa.array(records.wall_left[r])
     return cols

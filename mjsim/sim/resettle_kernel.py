@@ -27,16 +27,18 @@ def rescore_and_settle(
     round_wind,
     discard_winners,
     found,
+    ctx,
 ):
     """Score each logged win (``table[k]``, winner ``index[k]``) under ``sc``, then settle tables 0..n-1.
 
-    Returns each win's value (negative: no longer a win)."""
+    ``ctx``: each win's 水头 scorer context (``mjsim.sim.fastscore_sht``).  Returns each win's value
+    (negative: no longer a win)."""
     codes = np.empty(table.size, np.int64)
     scratch = np.empty(34, np.int64)
     for k in range(table.size):
         code = score_win(
             p.family, p.forms, p.quads_as_two_pairs, sc, real[k], wilds[k], held[k], win_tile[k], meld_kind[k], meld_tile[k],
-            n_melds[k], flags[k], offset[k], round_wind[k], discard_winners[k], found[k], scratch,
+            n_melds[k], flags[k], offset[k], round_wind[k], discard_winners[k], found[k], scratch, ctx[k],
         )  # fmt: skip
         codes[k] = code
         st.win_fan[table[k], index[k]] = max(code, 0)

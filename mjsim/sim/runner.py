@@ -24,7 +24,7 @@ from mjsim.sim.rng import root_key
 from mjsim.sim.scoring import scoring
 from mjsim.sim.state import allocate_state, engine_params, win_slots
 
-SUPPORTED_FAMILIES = ("jipinghu", "tuidaohu", "xuezhan")
+SUPPORTED_FAMILIES = ("jipinghu", "tuidaohu", "xuezhan", "shuitou")
 PROGRESS_HANDS = 256  # finished hands between two progress reports
 
 
@@ -52,11 +52,20 @@ def check_supported(ruleset) -> None:
             f"({ruleset.name}) comes in a later issue"
         )
     later = {
-        "tile_set=144 (flowers)": ruleset.tile_set == 144,
-        "hand_size=16": ruleset.hand_size == 16,
+        "tile_set=144 (flowers) outside the shuitou family": ruleset.tile_set == 144 and ruleset.family != "shuitou",
+        "white_is_flower=true outside the shuitou family": ruleset.white_is_flower and ruleset.family != "shuitou",
+        "hand_size=16 outside the shuitou family": ruleset.hand_size == 16 and ruleset.family != "shuitou",
+        "hand_size=13 in the shuitou family (its scorer reads five sets and a pair, SHT-P2)": (
+            ruleset.hand_size != 16 and ruleset.family == "shuitou"
+        ),
+        "wild_scheme=flip_two_kinds / flip_kind (财神) outside the shuitou family": (
+            ruleset.wild_scheme in ("flip_two_kinds", "flip_kind") and ruleset.family != "shuitou"
+        ),
+        "the shuitou family with another wild_scheme than flip_two_kinds / flip_kind / none (SHT-P3)": (
+            ruleset.family == "shuitou" and ruleset.wild_scheme not in ("flip_two_kinds", "flip_kind", "none")
+        ),
         "bloody=true (血战到底) outside the xuezhan family": ruleset.bloody and ruleset.family != "xuezhan",
         "bloody_flow=true (血流成河) outside the xuezhan family": ruleset.bloody_flow and ruleset.family != "xuezhan",
-        "wild_scheme=flip_two_kinds (财神)": ruleset.wild_scheme == "flip_two_kinds",
         "wild tiles in a jipinghu ruleset": ruleset.family == "jipinghu" and ruleset.wild_scheme != "none",
         "big hands together with wild tiles": bool(ruleset.big_hands) and ruleset.wild_scheme != "none",
     }

@@ -10,9 +10,19 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from mjsim.sim.constants import KONG_ADDED, KONG_FROM_DISCARD, WIN_DISCARD, WIN_KONG_REPLACEMENT, WIN_ROBBED_KONG
+from mjsim.sim.constants import (
+    KONG_ADDED,
+    KONG_FROM_DISCARD,
+    MELD_CHOW,
+    MELD_CKONG,
+    WIN_DISCARD,
+    WIN_KONG_REPLACEMENT,
+    WIN_ROBBED_KONG,
+)
 from mjsim.sim.fastscore import AFTER_KONG, I_FULL_GHOSTS
+from mjsim.sim.fastscore_sht import I_FOUR_WINDS
 from mjsim.sim.state import (
+    C_BASE,
     C_HORSE,
     C_KONG,
     C_LIABILITY,
@@ -407,6 +417,67 @@ def settle_follow_dealer(st, p, b):
 
 
 @njit(cache=True)
+def shown_four_winds_feeder(st, b):
+    """SHT-M3 fact: the discarder whose wind the winner won on, when the winner's exposed pungs and kongs show
+    three or more winds and the hand scores 四风会齐; else -1."""
+    if st.n_winners[b] == 0 or st.win_kind[b, 0] != WIN_DISCARD:
+        return -1
+    w = st.winners[b, 0]
+    t = st.win_tile[b, 0]
+    if not (27 <= t <= 30) or st.win_patterns[b, 0, I_FOUR_WINDS] == 0:
+        return -1
+    shown = 0
+    for m in range(st.n_melds[b, w]):
+        kind = st.meld_kind[b, w, m]
+        tile = st.meld_tile[b, w, m]
+        if kind != MELD_CHOW and kind != MELD_CKONG and 27 <= tile <= 30:
+            shown |= 1 << (tile - 27)
+    n = (shown & 1) + ((shown >> 1) & 1) + ((shown >> 2) & 1) + ((shown >> 3) & 1)
+    return st.win_from[b, 0] if n >= 3 else -1
+
+
+@njit(cache=True, inline="always")
+def _dealer_times(p, dealer, a, b):
+    """SHT-M1 / SHT-M2: a payment between ``a`` and ``b`` counts twice when one of them is the dealer."""
+    return 2 if p.dealer_pays_double and (a == dealer or b == dealer) else 1
+
+
+@njit(cache=True)
+def settle_shuitou(st, p, b):
+    """SHT-M1 each non-winner pays the winner's total (twice to or from the dealer); SHT-M3 包牌: the
+    discarder pays for all three; SHT-M2 the non-winners settle their base-台 differences pairwise (twice
+    with the dealer); SHT-M4 a drawn hand settles nothing."""
+    st.four_winds_feeder[b] = shown_four_winds_feeder(st, b)
+    if st.n_winners[b] == 0:
+        return
+    w = st.winners[b, 0]
+    dealer = st.dealer[b]
+    total = np.int64(st.win_fan[b, 0])
+    liable = st.four_winds_feeder[b] if p.liability_four_winds else -1
+    for q in range(4):
+        if q == w:
+            continue
+        amount = total * _dealer_times(p, dealer, w, q)
+        if liable < 0 or q == liable:
+            _pay(st, b, C_WIN, q, w, amount)
+        else:
+            _pay(st, b, C_LIABILITY, liable, w, amount)
+    st.liable[b] = liable
+    if not p.settle_non_winners:
+        return
+    for q in range(4):
+        for r in range(q + 1, 4):
+            if q == w or r == w:
+                continue
+            diff = np.int64(st.base_tai[b, q]) - np.int64(st.base_tai[b, r])
+            times = _dealer_times(p, dealer, q, r)
+            if diff > 0:
+                _pay(st, b, C_BASE, r, q, diff * times)
+            elif diff < 0:
+                _pay(st, b, C_BASE, q, r, -diff * times)
+
+
+@njit(cache=True)
 def settle(st, p, sc, b):
     """Dispatch on the ruleset family (the only place the family selects settlement code)."""
     st.transfers[b] = 0
@@ -417,6 +488,8 @@ def settle(st, p, sc, b):
             settle_jipinghu(st, p, b)
     elif p.family == 2:
         settle_xuezhan(st, p, b)
+    elif p.family == 3:
+        settle_shuitou(st, p, b)
     else:
         if st.n_winners[b] > 0:
             settle_tuidaohu(st, p, sc.tdh, b)

@@ -35,9 +35,11 @@ PH_VOID = 7  # XZ-H2 定缺: every seat names its void suit
 END_WON, END_READY, END_NOT_READY, END_FLOWER_PIG = range(4)
 END_STATE_NAMES = ("won", "ready", "not_ready", "flower_pig")
 
-N_COMPONENTS = 5  # transfer components, C-M1
-C_WIN, C_KONG, C_HORSE, C_LIABILITY, C_PENALTY = range(N_COMPONENTS)
-COMPONENT_NAMES = ("win", "kong", "horse", "liability", "penalty")
+N_COMPONENTS = 6  # transfer components, C-M1 (SHT-M2: the non-winners' base 台 settlement is its own)
+C_WIN, C_KONG, C_HORSE, C_LIABILITY, C_PENALTY, C_BASE = range(N_COMPONENTS)
+COMPONENT_NAMES = ("win", "kong", "horse", "liability", "penalty", "base")
+N_FLOWER_SLOTS = 9  # SHT-P1: 1f..8f, then 白板 5z where it is a flower (a count, four copies)
+WHITE_SLOT = 8
 MAX_KONGS = 16
 MAX_WINS = 4  # win slots of a hand: 血战到底 has at most three winners, 一炮多响 three on one discard
 MAX_FLOW_WINS = 64  # XZ-H7 血流成河: a seat may win again and again until the wall is empty
@@ -145,6 +147,12 @@ class State(structref.StructRefProxy):
         ``exhausted``: bool (B,): the hand ended on an empty wall (XZ-E: the end-of-wall checks apply)
         ``end_state``: int8 (B, 4): XZ-E per seat: END_WON, END_READY, END_NOT_READY or END_FLOWER_PIG; -1 outside 血战
         ``ready_fan``: int16 (B, 4): XZ-E2 fan of a ready seat's best wait as a discard win, -1 when not ready
+        ``flowers``: int8 (B, 4, N_FLOWER_SLOTS): SHT-P2 flowers each seat set aside: 1f..8f, then 白板 5z
+        ``turned_flowers``: int8 (B, N_FLOWER_SLOTS): SHT-P3 flowers turned up for a 财神 and set aside
+        ``split_tiles``: int8 (B, 4): SHT-P7 the 分牌 tiles in the order dealt, -1 none
+        ``split_win``: bool (B,): SHT-P7 the hand was won on a 分牌 tile
+        ``base_tai``: int16 (B, 4): SHT-T1 base 台 per seat as the hand ends (the winner's from its reading), -1
+        ``four_winds_feeder``: int8 (B,): SHT-M3 fact: the discarder of the wind a shown 四风会齐 won on, -1
         ``transfers``: int64 (B, N_COMPONENTS, 4, 4): payer -> payee
         # the table's place in its run
         ``session``: int64 (B,): session index, -1 none
@@ -247,6 +255,12 @@ STATE_FIELDS = (
     "exhausted",
     "end_state",
     "ready_fan",
+    "flowers",
+    "turned_flowers",
+    "split_tiles",
+    "split_win",
+    "base_tai",
+    "four_winds_feeder",
     "transfers",
     "session",
     "hand_in_session",
@@ -354,6 +368,12 @@ def allocate_state(tables: int, max_wins: int = MAX_WINS) -> State:
         exhausted=np.zeros(b, np.bool_),
         end_state=np.full((b, 4), -1, np.int8),
         ready_fan=np.full((b, 4), -1, np.int16),
+        flowers=np.zeros((b, 4, N_FLOWER_SLOTS), np.int8),
+        turned_flowers=np.zeros((b, N_FLOWER_SLOTS), np.int8),
+        split_tiles=np.full((b, 4), -1, np.int8),
+        split_win=np.zeros(b, np.bool_),
+        base_tai=np.full((b, 4), -1, np.int16),
+        four_winds_feeder=np.full(b, -1, np.int8),
         transfers=np.zeros((b, N_COMPONENTS, 4, 4), np.int64),
         session=np.full(b, -1, np.int64),
         hand_in_session=np.zeros(b, np.int32),
@@ -382,7 +402,8 @@ class EngineParams(NamedTuple):
 
     wall_tiles: np.ndarray  # int8 (wall_size,): the tile set's tiles (C-T4), shuffled per hand
     family: int  # 0 jipinghu, 1 tuidaohu (scoring and settlement module), see observation.FAMILY_IDS
-    wild_scheme: int  # 0 none, 1 fixed, 2 flip_next (TDH-G1), 3 flip_two (TDH-H6), 4 flip_two_kinds (SHT-P3)
+    wild_scheme: int  # 0 none, 1 fixed, 2 flip_next (TDH-G1), 3 flip_two (TDH-H6), 4 flip_two_kinds (SHT-P3),
+    # 5 flip_kind (SHT-H2)
     wild_tile: int  # the fixed wild kind
     full_ghosts: bool  # TDH-V4 满鬼: four wilds held is a win
     full_ghosts_horses: bool  # TDH-H8: a 满鬼 win takes winner horses
@@ -442,6 +463,15 @@ class EngineParams(NamedTuple):
     tax_refund: bool  # XZ-E3 退税
     self_draw_base_bonus: bool  # XZ-H3 自摸加底: +1 unit per payer on a self-drawn win
     kong_flower_discarder_pays: bool  # XZ-M2 / XZ-H6: a 杠上花 after a direct kong is paid by the discarder alone
+    white_is_flower: bool  # SHT-P1: 白板 is set aside and replaced like a flower
+    has_flowers: bool  # the wall holds flowers (tile_set 144 or white_is_flower): 补花 at the deal and draws
+    split_tiles_at: int  # SHT-P7 分牌 with this many drawable tiles left (0 off)
+    split_kong_extra: int  # SHT-P7: plus this many per kong made
+    split_tiles: int  # SHT-P7: 分牌 tiles dealt, one a player (0: the hand is drawn at once)
+    caishen_turn_again: bool  # SHT-P3 / SHT-H2: equal turned tiles: turn again until a second kind shows
+    dealer_pays_double: bool  # SHT-M1 / SHT-M2
+    settle_non_winners: bool  # SHT-M2
+    liability_four_winds: bool  # SHT-M3 包牌
     session_length: int
     first_dealer: int  # -1: random per session
     first_round_wind: int
@@ -449,7 +479,7 @@ class EngineParams(NamedTuple):
     replay: bool  # one hand at a time: record its turn-by-turn trace and stop when it ends
 
 
-WILD_SCHEMES = ("none", "fixed", "flip_next", "flip_two", "flip_two_kinds")
+WILD_SCHEMES = ("none", "fixed", "flip_next", "flip_two", "flip_two_kinds", "flip_kind")
 HORSE_MODES = ("none", "dealer", "winner")
 HORSE_MAPPINGS = ("dealer_offset", "ghost_edition")
 MISSED_WIN_MODES = ("none", "same_kind_until_move", "any_discard_until_draw", "until_draw_unless_more_fan")
@@ -528,6 +558,15 @@ def engine_params(ruleset, *, session_length=1, first_dealer=-1, first_round_win
         tax_refund=ruleset.tax_refund,
         self_draw_base_bonus=ruleset.self_draw_bonus == "base",
         kong_flower_discarder_pays=ruleset.family == "xuezhan" and ruleset.kong_flower_from_discard == "discarder",
+        white_is_flower=ruleset.white_is_flower,
+        has_flowers=ruleset.tile_set == 144 or ruleset.white_is_flower,
+        split_tiles_at=ruleset.split_tiles_at,
+        split_kong_extra=ruleset.split_kong_extra,
+        split_tiles=ruleset.split_tiles,
+        caishen_turn_again=ruleset.caishen_same_kind == "turn_again",
+        dealer_pays_double=ruleset.dealer_pays_double,
+        settle_non_winners=ruleset.settle_non_winners,
+        liability_four_winds=ruleset.liability_four_winds,
         session_length=int(session_length),
         first_dealer=int(first_dealer),
         first_round_wind=int(first_round_wind),
