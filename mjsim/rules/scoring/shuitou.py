@@ -47,10 +47,11 @@ Readings of this module beyond the spec (the compiled scorer should match them):
 - Among readings of equal total and base, the first in the order (no 财神汇
   before 财神汇, then sets, pair and stand-ins sorted by tile id) is reported;
   only ``assignment`` can tell such readings apart.
-- ``assignment`` pairs stand-ins with held 财神 thus: a held 财神 whose own
-  kind is among the stand-ins keeps its face value (C-J2), then ``"set"``
-  three times for a 财神汇, then the other stand-ins in tile order, each to the
-  next held 财神 in the order of the held kinds.
+- ``assignment`` pairs stand-ins with held 财神 thus: a 财神汇 is the three
+  held copies of one kind when there are (the first such kind), else the
+  first three held; then a held 财神 whose own kind is among the stand-ins
+  keeps its face value (C-J2); then the other stand-ins in tile order, each to
+  the next held 财神 in the order of the held kinds.
 - No 财神 kinds given means no 财神 in play (every tile its own face value).
   Under ``caishen_same_kind = turn_again`` the indicators always name two
   kinds, so one kind given is an error.
@@ -296,8 +297,9 @@ def read_tiles(rules, hand, melds=(), flowers=(), wilds=(), *, sizes: tuple[int,
         raise ValueError(f"hand and melds hold {every[kind]} copies of {tile_name(kind)}; only 4 exist (C-T1)")
     kinds, in_play = read_wild_kinds(rules, wilds)
     for meld in declared:
-        if meld.first in kinds or any(t in kinds for t in meld.tiles):
-            raise ValueError(f"meld {meld} holds 财神 {tile_name(meld.first)}: 财神 never sit in melds (SHT-P4)")
+        wild = next((t for t in meld.tiles if t in kinds), None)
+        if wild is not None:
+            raise ValueError(f"meld {meld} holds 财神 {tile_name(wild)}: 财神 never sit in melds (SHT-P4)")
     for kind in kinds:
         if tiles.count(kind) > in_play:
             why = "both indicators turned it" if in_play == 2 else "its indicator is turned up"
@@ -646,14 +648,20 @@ def doubled(rules, total: int) -> int:
 
 def assignment(tiles: Tiles, r: Reading) -> tuple[str, ...]:
     """What each held 财神 stood for, in the order of the held kinds (see the module docstring)."""
+    held = tiles.wild_held
+    out: list[str | None] = [None] * len(held)
+    if r.caishen_set:  # the three of one kind when held, else the first three
+        triple = next((k for k in tiles.wild_kinds if held.count(k) == 3), None)
+        chosen = [i for i, k in enumerate(held) if k == triple] if triple is not None else [0, 1, 2]
+        for i in chosen:
+            out[i] = "set"
     stand_ins = list(r.wild_as)
-    out: list[str | None] = [None] * tiles.n_wilds
-    for i, kind in enumerate(tiles.wild_held):  # C-J2: a 财神 standing for its own face keeps it
-        if kind in stand_ins:
+    for i, kind in enumerate(held):  # C-J2: a 财神 standing for its own face keeps it
+        if out[i] is None and kind in stand_ins:
             stand_ins.remove(kind)
             out[i] = tile_name(kind)
-    names = iter(["set"] * 3 * r.caishen_set + [tile_name(k) for k in stand_ins])
-    return tuple(name if name is not None else next(names) for name in out)
+    rest = iter(tile_name(k) for k in stand_ins)
+    return tuple(name if name is not None else next(rest) for name in out)
 
 
 def score_reading(rules, tiles: Tiles, r: Reading, sit: Situation) -> HandScore:
