@@ -58,7 +58,14 @@ Readings of this module beyond the spec (the compiled scorer should match them):
 - The situation: a kong-replacement or 分牌 win is a self-draw whatever
   ``self_draw`` says; a robbed kong cannot be self-drawn, a kong replacement
   or a 分牌, nor a 分牌 a kong replacement.  ``first_turn`` scores only the
-  two cases above and is otherwise ignored (never an error).
+  two cases above and is otherwise ignored (never an error); a robbed kong is
+  not a discard win, so never ``earthly``.  A robbed tile is never a 财神 and
+  the winner holds only that copy (C-P4).  A 财神 in the hand is held however
+  it came (a discarded 财神 won on counts as one).
+- 白板 5z is never a special kind, also under ``white_is_flower = false`` (the
+  spec names the seat wind, 发 and 中 only).
+- A flower costs 平和 (plain needs no flower), so the first flower can lower
+  a plain hand's total (20 -> 40 becomes 2 + 7 = 9).
 
 Enumeration (SHT-T4 "every assignment"): all decompositions of the concealed
 tiles into sets + one pair, each held 财神 either joined to real tiles (the
