@@ -3,7 +3,8 @@
 Public names (loaded lazily so that ``import mjsim`` stays cheap):
 
 - :func:`ruleset` and :class:`Ruleset` — rules as data (``mjsim.rules``);
-- :func:`score_hand` and :class:`HandScore` — the reference scorer;
+- :func:`score_hand` and :class:`HandScore` — the reference scorer; :func:`base_tai` — a 水头
+  non-winner's base 台;
 - :func:`resettle` — logged hands paid again under other scoring options;
 - :mod:`mjsim.hand` — table-driven hand evaluation; :mod:`mjsim.tiles` — notation.
 """
@@ -20,6 +21,7 @@ _LAZY = {
     "Ruleset": "mjsim.rules",
     "score_hand": "mjsim.rules.scoring",
     "HandScore": "mjsim.rules.scoring",
+    "base_tai": "mjsim.rules.scoring",
     "resettle": "mjsim.analysis.resettle",
 }
 

@@ -55,10 +55,44 @@ def _format_score(ruleset, score) -> str:
     return "\n".join(lines)
 
 
+def _format_shuitou_score(ruleset, score, wilds) -> str:
+    """SHT-T: the base 台 and the winner 台 with each pattern, the doubling (SHT-T3) and the total."""
+    from mjsim.rules.scoring.shuitou import BASE_IDS
+
+    lines = [f"ruleset {ruleset.name} ({ruleset.family}, hash {ruleset.content_hash})"]
+    if wilds:
+        lines.append(
+            f"财神 kinds {' '.join(wilds)}"
+            + (f"; the held 财神 stood for {' '.join(score.assignment)}" if score.assignment else "")
+        )
+    base = [(pid, v) for pid, v in score.fan_detail if pid in BASE_IDS]
+    winner = [(pid, v) for pid, v in score.fan_detail if pid not in BASE_IDS]
+    lines.append("base 台:")
+    lines += [f"  {pid:<28} {v:>3}" for pid, v in base] or ["  (none)"]
+    lines.append(f"  {'base total':<28} {score.base_tai:>3}")
+    lines.append("winner 台:")
+    lines += [f"  {pid:<28} {v:>3}" for pid, v in winner] or ["  (none)"]
+    raw = sum(v for _, v in score.fan_detail)
+    if raw >= ruleset.double_from_tai:
+        lines.append(f"{raw} 台 >= {ruleset.double_from_tai}: doubled x{ruleset.double_factor} (SHT-T3)")
+    else:
+        lines.append(f"{raw} 台 < {ruleset.double_from_tai}: not doubled (SHT-T3)")
+    lines.append(f"total: {score.points} 台")
+    lines.append(f"points per payer: {score.points}")
+    return "\n".join(lines)
+
+
 def _cmd_score(args) -> None:
     from mjsim import ruleset, score_hand
 
     rules = ruleset(args.ruleset)
+    extra = {}  # only what was given, so the other families see the same call as before
+    if args.flowers is not None:
+        extra["flowers"] = tuple(args.flowers)
+    if args.wilds is not None:
+        extra["wilds"] = tuple(args.wilds)
+    if args.split_tile:
+        extra["split_tile"] = True
     score = score_hand(
         rules,
         args.hand,
@@ -72,9 +106,15 @@ def _cmd_score(args) -> None:
         last_tile=args.last_tile,
         first_turn=args.first_turn,
         discard_winners=args.discard_winners,
+        **extra,
     )
-    print(f"hand {args.hand}" + (f" melds {' '.join(args.melds)}" if args.melds else ""))
-    print(_format_score(rules, score))
+    shown = f"hand {args.hand}" + (f" melds {' '.join(args.melds)}" if args.melds else "")
+    shown += f" flowers {' '.join(args.flowers)}" if args.flowers else ""
+    print(shown)
+    if rules.family == "shuitou":
+        print(_format_shuitou_score(rules, score, args.wilds))
+    else:
+        print(_format_score(rules, score))
 
 
 def _cmd_simulate(args) -> None:
@@ -292,6 +332,9 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--last-tile", action="store_true", help="won on the last drawable tile 海底")
     score.add_argument("--first-turn", action="store_true", help="天和/地和/人和 situation")
     score.add_argument("--discard-winners", type=int, default=1, choices=(1, 2, 3), help="winners on this discard")
+    score.add_argument("--flowers", nargs="*", help="flowers set aside (shuitou), e.g. 1f 2f 5z")
+    score.add_argument("--wilds", nargs="*", help="the wild / 财神 kinds turned up, e.g. 3m 7z (SHT-P3, TDH-G1)")
+    score.add_argument("--split-tile", action="store_true", help="won on a 分牌 tile (shuitou SHT-P7)")
     score.set_defaults(run=_cmd_score)
 
     sim = sub.add_parser("simulate", help="play many hands and log each one as Parquet", parents=[quiet])

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from mjsim import ruleset, score_hand
+from mjsim import base_tai, ruleset, score_hand
 from mjsim.analysis import pattern_table, seat_table, session_risk
 from mjsim.analysis.paired import hands_needed
 from mjsim.analysis.resettle import resettle
@@ -34,6 +34,7 @@ from mjsim.tiles import format_counts, parse_meld, parse_tiles, tile_name
 
 REPO = Path(__file__).resolve().parents[1]
 HAND = "123m456p789s234m11z"  # a 鸡平胡 win (all chows)
+SHT_HAND = "123m456m789m234p567p77z"  # a 水头 win (17 tiles, 5 sets + pair)
 USER, IO = 2, 1
 
 
@@ -149,6 +150,12 @@ CLI_CASES = [
     (["score", HAND, "--ruleset", "{bad_value}"], USER),
     (["score", HAND, "--ruleset", "shuitou"], USER),
     (["score", HAND, "--ruleset", "tuidaohu"], USER),
+    (["score", SHT_HAND, "--ruleset", "shuitou", "--flowers", "3m"], USER),
+    (["score", SHT_HAND, "--ruleset", "shuitou", "--wilds", "1f"], USER),
+    (["score", SHT_HAND, "--ruleset", "shuitou", "--wilds", "1m", "2m", "3m"], USER),
+    (["score", "123m456m789m234p567p7z1f", "--ruleset", "shuitou"], USER),
+    (["score", HAND, "--flowers", "1f"], USER),
+    (["score", HAND, "--split-tile"], USER),
     (["score", HAND, "--seat", "4"], USER),
     (["score", HAND, "--seat", "-1"], USER),
     (["score", HAND, "--seat", "east"], USER),
@@ -443,7 +450,14 @@ def _api_cases(paths):
         "score_hand(5, hand)": (TypeError, lambda: score_hand(5, HAND)),
         "score_hand(None, hand)": (TypeError, lambda: score_hand(None, HAND)),
         "score_hand(unknown preset)": (ValueError, lambda: score_hand("no_such_preset", HAND)),
-        "score_hand(shuitou)": (NotImplementedError, lambda: score_hand("shuitou", HAND)),
+        "score_hand(shuitou, 14 tiles)": (ValueError, lambda: score_hand("shuitou", HAND)),
+        "score_hand(shuitou, flower in hand)": (ValueError, lambda: score_hand("shuitou", "123m456m789m234p567p7z1f")),
+        "score_hand(shuitou, 5z held)": (ValueError, lambda: score_hand("shuitou", "123m456m789m234p567p55z")),
+        "score_hand(shuitou, wild 5z)": (ValueError, lambda: score_hand("shuitou", SHT_HAND, wilds=["5z"])),
+        "score_hand(shuitou, not a win)": (ValueError, lambda: score_hand("shuitou", "123m456m789m234p568p77z")),
+        "score_hand(shuitou, flowers 3m)": (ValueError, lambda: score_hand("shuitou", SHT_HAND, flowers=["3m"])),
+        "base_tai(jipinghu)": (ValueError, lambda: base_tai(JPH, HAND)),
+        "base_tai(shuitou, 15 tiles)": (ValueError, lambda: base_tai("shuitou", "123m456m789m234p56p7z")),
         "hand of floats": (ValueError, lambda: score_hand(JPH, [0.5] * 14)),
         "hand of bools": (ValueError, lambda: score_hand(JPH, [True] * 14)),
         "hand id 42": (ValueError, lambda: score_hand(JPH, [42] * 14)),

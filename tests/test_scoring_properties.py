@@ -219,9 +219,16 @@ def test_robbing_needs_the_rule():
         score_hand(ruleset("jipinghu", rob_kong=False), WIN, robbed_kong=True, win_tile="7s")
 
 
-def test_shuitou_scoring_not_implemented():
-    with pytest.raises(NotImplementedError, match="shuitou"):
-        score_hand(ruleset("shuitou"), "123m456p789s111z22z333m", self_draw=True)
+def test_shuitou_is_scored_in_tai():
+    # SHT-T1 special_pair (22z, seat 1's wind) 1 + SHT-T2 self_draw 1 + hard 7 = 9, below 13: not doubled
+    got = score_hand(ruleset("shuitou"), "123m456p789s111z22z333m", self_draw=True)
+    assert (got.points, got.fan, got.base_tai) == (9, 9, 1)
+    assert got.fan_detail == (("special_pair", 1), ("self_draw", 1), ("hard", 7))
+
+
+def test_shuitou_14_tile_hand_names_the_count():
+    with pytest.raises(ValueError, match="needs 17"):
+        score_hand(ruleset("shuitou"), "123m456p789s234m11z", self_draw=True)
 
 
 def test_hand_as_tile_ids_and_default_win_tile():

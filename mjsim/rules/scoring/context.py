@@ -34,12 +34,16 @@ class Rejected(ValueError):
 class HandScore:
     """The value of one win (see ``score_hand``).
 
-    ``fan``: jipinghu/xuezhan fan after bonuses, raises and cap; tuidaohu units.
+    ``fan``: jipinghu/xuezhan fan after bonuses, raises and cap; tuidaohu units; shuitou the total 台
+    after doubling (SHT-T3), the same number as ``points``.
     ``patterns``: pattern and bonus ids of the rules reference, repeated per occurrence.
     ``points``: what ONE ordinary payer pays, base 1.
     ``fan_detail``: (id, fan or units) per pattern, in the order of ``patterns``.
     ``limit``: a jipinghu limit hand (爆胡以外, JPH-F2).
     ``capped_from``: the fan before the cap when the cap lowered it, else None.
+    ``base_tai``: shuitou only (SHT-T1), the base 台 of the chosen reading; None for other families.
+    ``assignment``: shuitou only (SHT-T4), what each held 财神 stood for, in the order of the held
+    财神 kinds (tile notation, or ``"set"`` for the three of a 财神汇); () for other families.
     """
 
     fan: int
@@ -48,6 +52,8 @@ class HandScore:
     fan_detail: tuple[tuple[str, int], ...]
     limit: bool = False
     capped_from: int | None = None
+    base_tai: int | None = None
+    assignment: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
