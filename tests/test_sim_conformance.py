@@ -27,7 +27,7 @@ PRESETS = [
 ]  # fmt: skip
 POLICIES = ["random", "efficiency"]
 HANDS = 400
-COMPONENTS = ["net_win", "net_kong", "net_horse", "net_liability", "net_penalty"]
+COMPONENTS = ["net_win", "net_kong", "net_horse", "net_liability", "net_penalty", "net_base"]
 
 
 def _simulate(rules, policy, hands=HANDS, seed=11, session_length=4, tables=64):
@@ -152,8 +152,8 @@ def assert_tiles_conserved(rules):
     legal = np.zeros((4 * n, N_ACTIONS), np.bool_)
     row_table, row_seat = np.zeros(4 * n, np.int64), np.zeros(4 * n, np.int64)
     actions, streams = np.zeros(4 * n, np.int16), np.zeros(4 * n, np.uint64)
-    full = np.bincount(tile_set_wall(rules.tile_set), minlength=34)[:34]
-    counts = np.zeros(34, np.int64)
+    full = np.bincount(tile_set_wall(rules.tile_set), minlength=42)  # flowers too (SHT-P1)
+    counts = np.zeros(42, np.int64)
     engine.start_tables(st, params, queue)
     steps = 0
     while True:
