@@ -83,7 +83,7 @@ from mjsim.sim.fastscore_sht import (
 )
 from mjsim.sim.rng import mix64, next_below, stream_seed
 from mjsim.sim.scoring import score_win
-from mjsim.sim.settle import horse_seat, settle
+from mjsim.sim.settle import horse_seat, settle, shown_four_winds_feeder
 from mjsim.sim.state import (
     END_FLOWER_PIG,
     END_NOT_READY,
@@ -731,6 +731,8 @@ def _record_win(st, p, sc, b, s, kind, counts, win_tile, discarder, discard_winn
     st.has_won[b, s] = True
     if i == 0:
         st.discarder[b] = discarder
+    if p.family == 3:
+        st.four_winds_feeder[b] = shown_four_winds_feeder(st, b)
 
 
 @njit(cache=True)

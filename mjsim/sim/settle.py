@@ -419,7 +419,8 @@ def settle_follow_dealer(st, p, b):
 @njit(cache=True)
 def shown_four_winds_feeder(st, b):
     """SHT-M3 fact: the discarder whose wind the winner won on, when the winner's exposed pungs and kongs show
-    three or more winds and the hand scores 四风会齐; else -1."""
+    three or more winds and the hand scores 四风会齐; else -1.  Recorded as the win is (the engine) and read
+    by settlement, so re-settlement needs only the logged fact."""
     if st.n_winners[b] == 0 or st.win_kind[b, 0] != WIN_DISCARD:
         return -1
     w = st.winners[b, 0]
@@ -447,7 +448,6 @@ def settle_shuitou(st, p, b):
     """SHT-M1 each non-winner pays the winner's total (twice to or from the dealer); SHT-M3 包牌: the
     discarder pays for all three; SHT-M2 the non-winners settle their base-台 differences pairwise (twice
     with the dealer); SHT-M4 a drawn hand settles nothing."""
-    st.four_winds_feeder[b] = shown_four_winds_feeder(st, b)
     if st.n_winners[b] == 0:
         return
     w = st.winners[b, 0]
