@@ -135,12 +135,13 @@ from mjsim.sim.constants import (
 )
 from mjsim.sim.fastscore import N_PATTERNS, SELF_DRAW
 from mjsim.sim.fastscore_sht import CTX_LEN, CTX_WILDS
-from mjsim.sim.observation import FAMILY_IDS
+from mjsim.sim.observation import FAMILY_IDS, TYPICAL_SHT_TAI
 from mjsim.sim.scoring import score_parts, scoring
 from mjsim.sim.state import HORSE_MODES
 
 # pay facts (the int64 array ``pay`` the kernel reads; built by pay_facts)
-P_FAMILY = 0  # how hands are valued: 0 in fan, 2 ** fan a share (鸡平胡, 血战); 1 in 推倒胡 units
+P_FAMILY = 0  # how hands are valued: 0 in fan, 2 ** fan a share (鸡平胡, 血战); 1 in 推倒胡 units; 2 水头 台
+# (SHT-M1: every non-winner pays the total, twice to or from the dealer)
 P_DISCARD_WIN = 1  # discard wins exist
 P_DISCARD_PAYS_ALL = 2  # JPH-M2 包三家
 P_SELF_MULT = 3  # TDH-V3 multipliers
@@ -159,8 +160,13 @@ P_SELF_BONUS = 15  # JPH-F3 fan for a self-draw (自摸) and for a hand with no 
 P_CONCEALED_BONUS = 16
 P_SCORER = 17  # the family whose compiled scorer values a win (mjsim.sim.observation.FAMILY_IDS)
 P_END_CHECKS = 18  # XZ-E2 查叫 at an empty wall: the not ready pay each ready player its best hand
-N_PAY = 19
 SHT_CTX = 3  # where the kernel's ``ctx`` holds the 水头 scorer's context (mjsim.sim.fastscore_sht)
+P_DEALER_DOUBLE = 19  # SHT-M1 payments to or from the dealer count twice
+N_PAY = 20
+SHT = 2  # P_FAMILY of 水头
+# 水头: a deal-in costs no more than the share this player pays whoever feeds the win (SHT-M1), so its loss is
+# that share for the wins the opponent would not have made anyway; half, a round guess (not measured)
+SHT_DEAL_IN_SHARE = 0.5
 
 RON_SHARE = 0.35  # share of an opponent's drawn winning tiles that reach the discards
 READY_WIN_RATE = 0.12  # chance per turn that a ready opponent wins
@@ -255,13 +261,25 @@ def win_points(real, wilds, win_tile, self_draw, ctx, sc, pay, MK, MT, nm, found
     if family == 0:
         share = 2.0**value
         return 3.0 * share if self_draw or pay[P_DISCARD_PAYS_ALL] else share
+    if family == SHT:
+        return float(value) * sht_payers(ctx[1], pay)
     units = float(value) * pay[P_HORSES_X100] / 100.0
     return 3.0 * units * pay[P_SELF_MULT] if self_draw else units * pay[P_DISCARD_MULT]
+
+
+@njit(cache=True, inline="always")
+def sht_payers(seat_offset, pay):
+    """SHT-M1: how many shares the three non-winners pay a winner at ``seat_offset`` (the dealer's count twice)."""
+    if not pay[P_DEALER_DOUBLE]:
+        return 3.0
+    return 6.0 if seat_offset == 0 else 4.0
 
 
 @njit_borrowed
 def fan_points(fan, mix, pay):
     """Points a plan worth ``fan`` (the ``value`` policy's measure) pays, ``mix`` of it by self-draw."""
+    if pay[P_FAMILY] == SHT:  # 水头: steps over a typical total (mjsim.sim.observation.shuitou_steps)
+        return TYPICAL_SHT_TAI * 2.0**fan * sht_payers(1, pay)
     if pay[P_FAMILY] == 0:
         f = fan
         if pay[P_CAP] >= 0:
@@ -658,6 +676,9 @@ def opponent_loss(i, r, exposed, meld_count, rules, pay):
             if t >= 31:
                 dragons += 1
     one_suit = one_suit and suit >= 0
+    if pay[P_FAMILY] == SHT:
+        steps = rules[RULE_HALF_FLUSH] if one_suit else 0
+        return SHT_DEAL_IN_SHARE * TYPICAL_SHT_TAI * 2.0**steps * sht_payers(1, pay) / 3.0
     if pay[P_FAMILY] == 0:
         fan = max(1.0, float(rules[RULE_MIN_FAN]))
         if one_suit:
@@ -720,7 +741,12 @@ def danger_table(i, meld_count, exposed, discards, visible, wall_left, rules, pa
         RB[t] = 0.0
     worst = 0.0
     # robbed: three shares, paid as a self-draw (鸡平胡: one fan more for 自摸)
-    rob_factor = 6.0 if pay[P_FAMILY] == 0 else 3.0 * pay[P_SELF_MULT] / max(1, pay[P_DISCARD_MULT])
+    if pay[P_FAMILY] == 0:
+        rob_factor = 6.0
+    elif pay[P_FAMILY] == SHT:
+        rob_factor = 1.0  # SHT-M1: a robbed kong is paid like any win
+    else:
+        rob_factor = 3.0 * pay[P_SELF_MULT] / max(1, pay[P_DISCARD_MULT])
     for r in range(1, 4):
         n_discards = 0
         for t in range(34):
@@ -1056,7 +1082,8 @@ def expert_kernel(hand, sets_needed, meld_count, exposed, discards, visible, wal
 def pay_facts(ruleset) -> np.ndarray:
     """What the ruleset pays, as the int64 ``pay`` array the kernel reads (``P_*`` slots)."""
     pay = np.zeros(N_PAY, np.int64)
-    pay[P_FAMILY] = 0 if ruleset.hand_value == "fan" else 1
+    pay[P_FAMILY] = SHT if ruleset.family == "shuitou" else (0 if ruleset.hand_value == "fan" else 1)
+    pay[P_DEALER_DOUBLE] = ruleset.family == "shuitou" and ruleset.dealer_pays_double
     pay[P_SCORER] = FAMILY_IDS[ruleset.family]
     pay[P_DISCARD_WIN] = ruleset.discard_win
     pay[P_DISCARD_PAYS_ALL] = ruleset.family == "jipinghu" and ruleset.discard_pays_all
@@ -1166,6 +1193,9 @@ POLICY = Policy(
             "winner_horses_without_ghost",
             "kong_pay_discard",
             "end_checks",
+            "double_from_tai",
+            "double_factor",
+            "dealer_pays_double",
         }
     ),  # fmt: skip
 )

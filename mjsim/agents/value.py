@@ -4,7 +4,8 @@ Each discard is scored by the best *plan* for the hand that remains — plain
 (standard shanten), half or full flush in one suit, all pungs, seven pairs,
 and in 推倒胡 (big hands worth double, TDH-V1/V2) also four concealed pungs,
 all honours and thirteen orphans — worth ``-shanten + 1.5 * greed * fan``:
-fan counts the plan's pattern (``rules.fan_*``; a 推倒胡 big hand counts 1)
+fan counts the plan's pattern (``rules.fan_*``; a 推倒胡 big hand counts 1;
+水头 台 as steps, ``mjsim.sim.observation.shuitou_steps``)
 plus the expected bonus of dragon, seat-wind and round-wind pairs and pungs;
 seven pairs counts half a step slower than its shanten (it waits on lone
 tiles only), so it wins a tie with the plain hand only when some greed pays
@@ -629,5 +630,8 @@ POLICY = Policy(
     default_params=DEFAULTS,
     bounds={"greed": (0.0, 1.0)},
     doc=__doc__.split("\n\n")[0],
-    reads=frozenset({"fan", "limit_fan", "xz_fan", "bonuses", "big_hands", "hand_value"}),  # PolicyRules' fan_*
+    # PolicyRules' fan_* (水头: the 台 of the chased patterns in steps, through the SHT-T3 doubling)
+    reads=frozenset(
+        {"fan", "limit_fan", "xz_fan", "bonuses", "big_hands", "hand_value", "double_from_tai", "double_factor"}
+    ),  # fmt: skip
 )

@@ -6,6 +6,7 @@ appear by relative position r = (their seat - my seat) % 4: 1 下家 (plays
 after me), 2 对家, 3 上家; r = 0 is the player themself.
 """
 
+import math
 from typing import NamedTuple
 
 import numpy as np
@@ -84,10 +85,31 @@ class PolicyRules(NamedTuple):
 FAMILY_IDS = {"jipinghu": 0, "tuidaohu": 1, "xuezhan": 2, "shuitou": 3}
 
 
+TYPICAL_SHT_TAI = 8  # a 水头 winner's base 台 (mean and median of 2,000 efficiency hands: 8.0)
+
+
+def shuitou_steps(ruleset, tai: int) -> int:
+    """水头 台 in the value policy's fan-like steps: log2 of how much ``tai`` more multiplies a typical
+    winning total (``TYPICAL_SHT_TAI``), with the SHT-T3 doubling, rounded."""
+
+    def total(x):
+        return x * ruleset.double_factor if x >= ruleset.double_from_tai else x
+
+    return round(math.log2(total(TYPICAL_SHT_TAI + tai) / total(TYPICAL_SHT_TAI)))
+
+
+def _shuitou_fan(ruleset) -> dict:
+    """SHT-T2 all_pungs +7, half_flush +7, full_flush +13 as steps (the value policy values 台, not fan)."""
+    return {"all_pungs": shuitou_steps(ruleset, 7), "half_flush": shuitou_steps(ruleset, 7),
+            "full_flush": shuitou_steps(ruleset, 13)}  # fmt: skip
+
+
 def policy_rules(ruleset) -> PolicyRules:
     """The policy-visible summary of a ``Ruleset``."""
     forms = form_bits(ruleset)
     fan = dict(ruleset.fan) | dict(ruleset.limit_fan) | dict(ruleset.xz_fan)
+    if ruleset.family == "shuitou":
+        fan = _shuitou_fan(ruleset)
     big = 1 if ruleset.hand_value == "small_big" else 0
     bonuses = set(ruleset.bonuses)
     return PolicyRules(
