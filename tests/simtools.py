@@ -71,12 +71,17 @@ class ScriptedHand:
         first_go_around=False,
         wall_ends_after_draws=False,
         horses="",
+        wilds=None,
+        flowers=None,
     ):
         """``hands``: seat -> concealed tiles (the actor's last tile is the one it just drew);
         ``melds``: seat -> C-T5 meld strings; ``meld_from``: (seat, meld index) -> feeding seat;
         ``first_go_around``: the position is the hand's very start (天和/地和/人和 possible), else mid-hand;
         ``wall_ends_after_draws``: nothing but ``draws`` and ``back`` is left to draw (海底 positions);
-        ``horses``: horse tiles set aside (dealer horses, or the reserve winner horses are bought from)."""
+        ``horses``: horse tiles set aside (dealer horses, or the reserve winner horses are bought from);
+        ``wilds``: the 财神 kinds in notation (水头, SHT-P3; default none turned); ``flowers``: seat -> the
+        flowers it has set aside (SHT-P2, e.g. ``"12f5z"``).  Filler flowers sit in the middle of the wall, so
+        scripted front and back draws meet them only when written there."""
         self.ruleset = ruleset
         self.params = engine_params(ruleset, replay=True)
         self.scoring = scoring(ruleset)
@@ -107,6 +112,18 @@ class ScriptedHand:
         front, rear = parse_tiles(draws), parse_tiles(back)
         used += front + rear + horse_tiles
         st.turned[0] = -1  # wilds stay as the ruleset fixes them; no turned indicator
+        st.flowers[0] = 0
+        st.turned_flowers[0] = 0
+        st.set_aside[0] = 0
+        if wilds is None and ruleset.family == "shuitou":
+            wilds = []  # 水头 positions name their 财神 (the dealt wall's turned tiles are not the position's)
+        if wilds is not None:
+            kinds = parse_tiles("".join(wilds)) if wilds else []
+            st.wild[0] = (kinds + [-1, -1])[:2]
+        for seat, text in (flowers or {}).items():
+            for tile in parse_tiles(text):
+                used.append(tile)
+                st.flowers[0, seat, 8 if tile == 31 else tile - 34] += 1
         st.n_reserved[0] = len(horse_tiles)
         st.n_horses[0] = len(horse_tiles) if ruleset.horses == "dealer" else 0
         for k, tile in enumerate(horse_tiles):
@@ -117,8 +134,11 @@ class ScriptedHand:
             if tile not in pool:
                 raise ValueError(f"the position uses more {tile_name(tile)} than the tile set holds")
             pool.remove(tile)
-        # filler in a fixed order that keeps honours last (fewer accidental pungs)
+        # filler in a fixed order that keeps honours last (fewer accidental pungs), flowers in the middle
         filler = sorted(pool, key=lambda t: (t >= 27, t % 9, t))
+        blooms = [t for t in filler if t >= 34 or (ruleset.white_is_flower and t == 31)]
+        filler = [t for t in filler if t not in blooms]
+        filler = filler[: len(filler) // 2] + blooms + filler[len(filler) // 2 :]
         wall = filler + front + rear[::-1] if wall_ends_after_draws else front + filler + rear[::-1]
         n = len(tile_set_wall(ruleset.tile_set))
         dealt = n - len(wall)
