@@ -199,7 +199,6 @@ CLI_CASES = [
     (["simulate", "--ruleset", "no_such_preset"], USER),
     (["simulate", "--ruleset", "/dev/zero"], USER),
     (["simulate", "--ruleset", "{cycle}"], USER),
-    ([*SIM, "--ruleset", "shuitou"], USER),
     ([*SIM, "--policy", "no_such_policy"], USER),
     ([*SIM, "--policy", "value:greed=lots"], USER),
     ([*SIM, "--policy", "efficiency", "--policy", "random"], USER),

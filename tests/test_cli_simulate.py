@@ -87,13 +87,27 @@ def test_cli_simulate_prints_a_summary(tmp_path, capsys):
         (["--hands", "10", "--session-length", "4"], "not a multiple"),
         (["--hands", "0"], "at least 1"),
         (["--policy", "genius"], "unknown policy 'genius'"),
-        (["--ruleset", "shuitou"], "later issue"),
         (["--ruleset", "nosuch"], "nosuch"),
     ],
 )
 def test_cli_simulate_rejects_bad_input_with_a_clear_message(tmp_path, capsys, args, message):
     assert main(["simulate", "--out", str(tmp_path / "x"), *args]) == 2
     assert message in capsys.readouterr().err
+
+
+def test_cli_simulate_refuses_flowers_outside_shuitou_with_a_clear_message(tmp_path, capsys):
+    house = tmp_path / "flowery.toml"
+    house.write_text('name = "flowery"\nfamily = "jipinghu"\ntile_set = 144\n', encoding="utf-8")
+    assert main(["simulate", "--out", str(tmp_path / "x"), "--ruleset", str(house)]) == 2
+    assert "tile_set=144 (flowers) outside the shuitou family" in capsys.readouterr().err
+
+
+def test_cli_simulate_plays_shuitou(tmp_path, capsys):
+    assert main(["simulate", "--ruleset", "shuitou", "--hands", "40", "--out", str(tmp_path / "sht"), "-q"]) == 0
+    import polars as pl
+
+    hands = pl.read_parquet(tmp_path / "sht" / "*.parquet")
+    assert hands.height == 40 and hands["base_tai"].null_count() == 0
 
 
 def test_cli_replay_unknown_hand(tmp_path, monkeypatch, capsys):

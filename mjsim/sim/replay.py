@@ -114,6 +114,8 @@ def _narrate(st, dealt, row, specs) -> list[str]:
     ]
     for seat in range(4):
         lines.append(f"  seat {seat} [{specs[seat]}] dealt {format_counts(dealt[seat])}")
+    if row.get("wilds"):  # C-J1 鬼牌, SHT-P3 财神
+        lines.append(f"  wild tiles (鬼牌/财神): {', '.join(row['wilds'])}")
     if row.get("pass_offset") is not None:  # XZ-H1: one direction for every seat, drawn for the hand
         lines.append(
             f"  换三张: each seat passes three tiles to its {('下家', '对家', '上家')[row['pass_offset'] - 1]}"
@@ -135,7 +137,11 @@ def _action_text(action: int, tile: int) -> str:
     if action == engine.TRACE_VOID:
         return f"declares {'mps'[tile]} void (定缺)"
     if action == engine.TRACE_EXHAUSTED:
-        return "cannot draw: the wall is empty (exhaustive draw)"
+        return "cannot draw: the wall is empty (exhaustive draw; 水头: 黄牌)"
+    if action == engine.TRACE_FLOWER:
+        return f"sets the flower {name} aside and draws from the back (补花)"
+    if action == engine.TRACE_SPLIT:
+        return f"receives the 分牌 tile {name}"
     if action == WIN:
         return f"wins on {name}"
     if action == PUNG:
