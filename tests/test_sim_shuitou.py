@@ -11,9 +11,11 @@ run is split over tables.
 
 import numpy as np
 import pytest
+from test_agents_tuidaohu import SMART, Watch
 from test_sim_conformance import _simulate, assert_tiles_conserved
 
 from mjsim import base_tai, ruleset, score_hand
+from mjsim.sim.runner import SeatPolicies, play_sessions
 from mjsim.tiles import parse_melds, parse_tiles
 
 HANDS = 400
@@ -172,3 +174,22 @@ def test_parse_melds_of_end_hands(run):
         for seat_melds in melds:
             parse_melds(seat_melds)  # every logged meld is C-T5 notation
     assert len(cols["end_melds"]) == HANDS
+
+
+@pytest.mark.parametrize("name", SMART + ["random"])
+def test_policies_keep_their_caishen_in_400_shuitou_hands(name):
+    # C-J1 / issue: no policy but the uniform baseline throws a 财神 while a non-财神 discard is legal
+    watches = [Watch(name) for _ in range(4)]
+    seats = SeatPolicies(
+        tuple(w.as_policy for w in watches), tuple(w.params for w in watches),
+        tuple(f"seat{s}" for s in range(4)), tuple(range(4)),
+    )  # fmt: skip
+    hands = sum(len(c["hand_id"]) for c in play_sessions(ruleset("shuitou"), seats, seed=2, first_session=0,
+                                                          end_session=400))  # fmt: skip
+    rows = sum(w.rows for w in watches)
+    thrown = sum(w.thrown for w in watches)
+    assert hands == 400 and rows > 1000  # holding a 财神 with other tiles to throw is common
+    if name == "random":
+        assert thrown > rows / 20  # the check can fail: the uniform baseline throws them
+    else:
+        assert thrown == 0
