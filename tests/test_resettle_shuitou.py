@@ -110,6 +110,12 @@ def test_sht_m3_the_logged_four_winds_fact_makes_the_discarder_pay_for_all(logge
     assert np.array(on["net_liability"].to_list())[mask].any()
 
 
+def test_a_log_without_the_four_winds_fact_is_refused(logged_runs):
+    hands = scan_hands(logged_runs["shuitou"]).sort("hand_id").collect().drop("four_winds_feeder")
+    with pytest.raises(ValueError, match="no four_winds_feeder column.*re-simulate"):
+        resettle_hands(hands, ruleset("shuitou"), 6)
+
+
 @pytest.mark.parametrize(
     "option, value",
     [("white_is_flower", False), ("wild_scheme", "flip_kind"), ("caishen_same_kind", "turn_again"),

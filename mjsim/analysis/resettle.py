@@ -156,6 +156,7 @@ def resettle_hands(
     horse_counts = _dealer_horse_counts(rows, rules)
     _check_horses_kept_out(rows, horse_counts, rules)
     _check_ready_values_known(rows, logged, rules)
+    _check_shuitou_facts(hands, rules)
     wins = []  # per winner: (table, index, concealed real, wilds, win tile, melds, flags, offset, winners, held,
     # 水头 scorer context)
     for b, row in enumerate(rows):
@@ -193,6 +194,19 @@ def resettle_hands(
         )
     _check_base_tai(rows, table, index, ctx)
     return _output(hands, st, n, table, index, codes, found)
+
+
+SHUITOU_FACTS = ("flowers", "base_tai", "split_win", "four_winds_feeder")  # what 水头 re-settlement reads
+
+
+def _check_shuitou_facts(hands, rules) -> None:
+    """A 水头 log from before its settlement facts were logged cannot be re-settled (SHT-M3: 包牌 would be lost)."""
+    missing = [c for c in SHUITOU_FACTS if c not in hands.columns] if rules.family == "shuitou" else []
+    if missing:
+        raise ValueError(
+            f"the log has no {', '.join(missing)} column{'s' if len(missing) > 1 else ''} (written by an older "
+            f"version), so its 水头 hands cannot be re-settled; re-simulate instead"
+        )
 
 
 def _check_base_tai(rows, table, index, ctx) -> None:
