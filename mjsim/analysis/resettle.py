@@ -6,7 +6,9 @@ the last honour pung, who discarded into a 杠上开花 kong), the kongs, the
 back tiles horses come from — so a change to the cap, the fan tables, a
 liability switch, the payment split, the kong money or the horse scheme is
 applied by re-scoring each win with the compiled scorer and running the
-engine's own settlement code on the logged facts.
+engine's own settlement code on the logged facts.  水头 (SHT-H3..H5, SHT-M3):
+the win is re-scored under the new doubling from its logged flowers, 财神
+and 分牌 fact, and settled on the logged base 台 and 包牌 fact.
 
 Options that change what players do (which wins are legal, claims, the
 wall, …) cannot be re-settled; they raise ``ValueError`` pointing to a
@@ -40,13 +42,13 @@ from mjsim.sim.fastscore import (
     ROBBED_KONG,
     SELF_DRAW,
 )  # fmt: skip
-from mjsim.sim.fastscore_sht import CTX_LEN
+from mjsim.sim.fastscore_sht import CTX_BASE, CTX_FLOWERS, CTX_LEN, CTX_ONE_KIND_PAIR, CTX_WILDS, SPLIT_TILE
 from mjsim.sim.records import pattern_list
 from mjsim.sim.resettle_kernel import rescore_and_settle
 from mjsim.sim.scoring import scoring
 from mjsim.sim.settle import horse_seat
-from mjsim.sim.state import END_STATE_NAMES, XZ_RULE_NAMES, allocate_state, engine_params, win_slots
-from mjsim.tiles import parse_meld, parse_tiles, tile_name
+from mjsim.sim.state import C_BASE, END_STATE_NAMES, XZ_RULE_NAMES, allocate_state, engine_params, win_slots
+from mjsim.tiles import FIRST_FLOWER, parse_meld, parse_tiles, tile_name
 
 SETTLEMENT_OPTIONS = frozenset({
     # JPH-F, JPH-M, JPH-S: scoring, payment split and liabilities
@@ -67,6 +69,9 @@ SETTLEMENT_OPTIONS = frozenset({
     # tables and XZ-H4/H5 are not here: they change the 查叫 value of hands the log does not keep.
     "call_transfer", "call_transfer_multiple", "end_checks", "flower_pig_penalty", "tax_refund", "self_draw_bonus",
     "kong_flower_from_discard",
+    # SHT-H3 doubling (the logged win re-scored), SHT-H4 dealer doubles, SHT-H5 non-winners' base 台, SHT-M3 包牌
+    # (its fact, four_winds_feeder, is logged)
+    "double_from_tai", "double_factor", "dealer_pays_double", "settle_non_winners", "liability_four_winds",
     # not rules
     "name", "description",
 })  # fmt: skip
@@ -104,7 +109,7 @@ def resettle(runs, ruleset_or_overrides=None, *, allow_partial: bool = False, **
     ``ruleset_or_overrides``: a ``Ruleset``, or a dict of options changed from
     each run's logged ruleset (keywords work too: ``resettle(run, cap=5)``).
     Returns one row per hand: run_id, hand_id, fan (per winner), patterns,
-    liable, horse_hits, horses, horse_seats, net and net_win/kong/horse/liability/penalty.
+    liable, horse_hits, horses, horse_seats, net and net_win/kong/horse/liability/penalty (and net_base, SHT-M2).
     An incomplete run is refused unless ``allow_partial``.
     """
     if overrides:
@@ -151,7 +156,9 @@ def resettle_hands(
     horse_counts = _dealer_horse_counts(rows, rules)
     _check_horses_kept_out(rows, horse_counts, rules)
     _check_ready_values_known(rows, logged, rules)
-    wins = []  # per winner: (table, index, concealed real, wilds, win tile, melds, flags, offset, winners, held)
+    _check_shuitou_facts(hands, rules)
+    wins = []  # per winner: (table, index, concealed real, wilds, win tile, melds, flags, offset, winners, held,
+    # 水头 scorer context)
     for b, row in enumerate(rows):
         _fill_facts(st, params, b, row, horse_counts[b], rules)
         for i, seat in enumerate(row["winners"]):
@@ -173,9 +180,9 @@ def resettle_hands(
     offset = np.array([w[9] for w in wins], np.int64)
     discard_winners = np.array([w[10] for w in wins], np.int64)
     held = np.array([w[11] for w in wins], np.int8).reshape(n_wins, 34)
+    ctx = np.array([w[12] for w in wins], np.int64).reshape(n_wins, CTX_LEN)
     round_wind = np.array([rows[t]["round_wind"] for t in table], np.int64)
     found = np.zeros((n_wins, N_PATTERNS), np.int8)
-    ctx = np.zeros((n_wins, CTX_LEN), np.int64)
     codes = rescore_and_settle(
         st, params, sc, n, table, index, real, wilds, held, win_tile, meld_kind, meld_tile, n_melds, flags, offset,
         round_wind, discard_winners, found, ctx,
@@ -185,7 +192,36 @@ def resettle_hands(
         raise ValueError(
             f"hand {rows[table[bad]]['hand_id']}: the logged win is not a win under the new options (code {codes[bad]})"
         )
+    _check_base_tai(rows, table, index, ctx)
     return _output(hands, st, n, table, index, codes, found)
+
+
+SHUITOU_FACTS = ("flowers", "base_tai", "split_win", "four_winds_feeder")  # what 水头 re-settlement reads
+
+
+def _check_shuitou_facts(hands, rules) -> None:
+    """A 水头 log from before its settlement facts were logged cannot be re-settled (SHT-M3: 包牌 would be lost)."""
+    missing = [c for c in SHUITOU_FACTS if c not in hands.columns] if rules.family == "shuitou" else []
+    if missing:
+        raise ValueError(
+            f"the log has no {', '.join(missing)} column{'s' if len(missing) > 1 else ''} (written by an older "
+            f"version), so its 水头 hands cannot be re-settled; re-simulate instead"
+        )
+
+
+def _check_base_tai(rows, table, index, ctx) -> None:
+    """水头: the re-scored reading's base 台 (SHT-T1) is the logged winner's; another would mean the log's facts
+    (flowers, 财神, melds) were read into the scorer wrongly, and the money would be wrong with it."""
+    for k in range(table.size):
+        row = rows[table[k]]
+        if row.get("base_tai") is None:
+            continue
+        logged = row["base_tai"][row["winners"][index[k]]]
+        if ctx[k, CTX_BASE] != logged:
+            raise ValueError(
+                f"hand {row['hand_id']}: the re-scored win has {ctx[k, CTX_BASE]} base 台, the log {logged}; "
+                "the log does not match this version's 水头 scorer, so re-simulate instead"
+            )
 
 
 def _check_horses_kept_out(rows, horse_counts, rules) -> None:
@@ -263,6 +299,10 @@ def _fill_facts(st, params, b, row, horse_count, rules) -> None:
     st.kong_turn[b] = 0  # older logs: 呼叫转移 takes the konger's last kong
     st.kong_turn[b, : len(kongs)] = row.get("kong_turns") or [0] * len(kongs)
     _fill_xuezhan_facts(st, b, row, rules)
+    # SHT-M2 the seats' base 台 and the SHT-M3 包牌 fact (-1 on the other families' rows)
+    st.base_tai[b] = -1 if row.get("base_tai") is None else row["base_tai"]
+    feeder = row.get("four_winds_feeder")
+    st.four_winds_feeder[b] = -1 if feeder is None else feeder
     wild = [t for text in row["wilds"] for t in parse_tiles(text)]
     st.wild[b] = -1
     st.wild[b, : len(wild)] = wild
@@ -272,7 +312,8 @@ def _fill_facts(st, params, b, row, horse_count, rules) -> None:
     st.horse_tiles[b] = pool
     st.n_horses[b] = horse_count if rules.horses == "dealer" else 0
     for k in range(len(pool)):
-        st.horse_seats[b, k] = horse_seat(params, pool[k], row["dealer"])
+        if pool[k] < FIRST_FLOWER:  # a 水头 pool may hold flowers, never horses (水头 has none)
+            st.horse_seats[b, k] = horse_seat(params, pool[k], row["dealer"])
     st.n_reserved[b] = (
         horse_count if rules.horses == "dealer" else (rules.horse_reserve if rules.horses == "winner" else 0)
     )
@@ -325,11 +366,28 @@ def _win_inputs(b, i, seat, row, rules):
         flags |= FIRST_TURN
     if (row.get("after_kong") or [False] * (i + 1))[i]:
         flags |= AFTER_KONG  # 杠上炮 (XZ-F2)
+    if row.get("split_win"):
+        flags |= SPLIT_TILE  # SHT-P7: won on a 分牌 tile (only one winner in 水头)
     discard_winners = _winners_on_the_discard(row, i) if kind == "discard" else 1
     win_tile = parse_tiles(row["win_tiles"][i])[0]
     offset = (seat - row["dealer"]) % 4
     return (b, i, real.tolist(), wilds, win_tile, kinds, firsts, len(row["win_melds"][i]), flags, offset,
-            discard_winners, counts.tolist())  # fmt: skip
+            discard_winners, counts.tolist(), _shuitou_context(seat, row, wild, rules))  # fmt: skip
+
+
+def _shuitou_context(seat, row, wild, rules) -> list[int]:
+    """The 水头 scorer's context for the winner (as ``engine.sht_context`` fills it; zeros elsewhere): its
+    flower groups (red 1f-4f, black 5f-8f, 白板 5z), the 财神 kinds, and whether the one 财神 kind has two
+    copies in play (SHT-P3: both turned tiles of one kind, so one kind is logged under flip_two_kinds)."""
+    ctx = [0] * CTX_LEN
+    if rules.family != "shuitou":
+        return ctx
+    for t in parse_tiles(row["flowers"][seat]) if row.get("flowers") else ():
+        group = 2 if t < FIRST_FLOWER else (t - FIRST_FLOWER) // 4
+        ctx[CTX_FLOWERS + group] += 1
+    ctx[CTX_WILDS], ctx[CTX_WILDS + 1] = (wild + [-1, -1])[:2]
+    ctx[CTX_ONE_KIND_PAIR] = 1 if rules.wild_scheme == "flip_two_kinds" and len(wild) == 1 else 0
+    return ctx
 
 
 def _winners_on_the_discard(row, i) -> int:
@@ -364,6 +422,8 @@ def _output(hands, st, n, table, index, codes, found) -> pl.DataFrame:
     }
     for c, name in enumerate(("win", "kong", "horse", "liability", "penalty")):
         out[f"net_{name}"] = nets[:, c, :].tolist()
+    if "net_base" in hands.columns:  # SHT-M2 (zero elsewhere)
+        out["net_base"] = nets[:, C_BASE, :].tolist()
     if "net_call_transfer" in hands.columns:  # 血战's parts of net_kong and net_penalty (null elsewhere)
         xuezhan = st.end_state[:n, 0] >= 0
         for rule, name in enumerate(XZ_RULE_NAMES):
