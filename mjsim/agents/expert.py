@@ -115,7 +115,7 @@ from mjsim.agents.value import (
     pung_counts,
     valued_weights,
 )
-from mjsim.sim.borrowing import njit_borrowed
+from mjsim.sim.borrowing import njit_borrowed, stack_array
 from mjsim.sim.constants import (
     AKONG,
     CHOW_HIGH,
@@ -134,7 +134,7 @@ from mjsim.sim.constants import (
     WIN,
 )
 from mjsim.sim.fastscore import N_PATTERNS, SELF_DRAW
-from mjsim.sim.fastscore_sht import CTX_LEN, CTX_WILDS
+from mjsim.sim.fastscore_sht import CTX_FLOWERS, CTX_LEN, CTX_WILDS
 from mjsim.sim.observation import FAMILY_IDS, TYPICAL_SHT_TAI
 from mjsim.sim.scoring import score_parts, scoring
 from mjsim.sim.state import HORSE_MODES
@@ -230,9 +230,11 @@ def own_melds(exposed, i, melds, MK, MT):
 
 
 @njit_borrowed
-def sht_wilds(wild, i, ctx):
-    """The 财神 kinds row ``i`` sees, for the 水头 scorer's context (the flowers others hold are not seen, and
-    the player's own flowers are left out of the valuation)."""
+def sht_context(wild, flower_groups, i, ctx):
+    """The 水头 scorer's context for row ``i``: the 财神 kinds it sees and its own flowers (SHT-T1: they count in
+    the base 台 of every win it may make, so a ready hand is valued on the same scale as a typical one)."""
+    for g in range(3):
+        ctx[SHT_CTX + CTX_FLOWERS + g] = flower_groups[i, g]
     ctx[SHT_CTX + CTX_WILDS] = -1
     ctx[SHT_CTX + CTX_WILDS + 1] = -1
     k = 0
@@ -250,10 +252,17 @@ def win_points(real, wilds, win_tile, self_draw, ctx, sc, pay, MK, MT, nm, found
     family = pay[P_FAMILY]
     if not self_draw and pay[P_DISCARD_WIN] == 0:
         return 0.0
-    # ``held`` (every concealed tile, wilds at face value) only matters for TDH-H7, a ghost standing for
-    # itself; the plan's wild kinds are not known here, so that rare bonus is left out of the valuation.
+    # ``held`` (every concealed tile, wilds at face value) matters for TDH-H7, a ghost standing for itself
+    # (which ghosts the plan holds is not known here, so that rare bonus is left out), and for the 水头 财神
+    # held (SHT-T1): they are counted as copies of the first 财神 kind, three at most
+    held = stack_array(34, np.int8)
+    for t in range(34):
+        held[t] = real[t]
+    first = ctx[SHT_CTX + CTX_WILDS]
+    if family == SHT and first >= 0:
+        held[first] += min(wilds, 3)
     value = score_parts(
-        pay[P_SCORER], ctx[0], pay[P_QUADS] != 0, sc[0], sc[1], sc[2], sc[3], sc[4], real, wilds, real, win_tile, MK,
+        pay[P_SCORER], ctx[0], pay[P_QUADS] != 0, sc[0], sc[1], sc[2], sc[3], sc[4], real, wilds, held, win_tile, MK,
         MT, nm, SELF_DRAW if self_draw else 0, ctx[1], ctx[2], 1, found, scratch, ctx[SHT_CTX:],
     )  # fmt: skip
     if value < 0:
@@ -976,7 +985,8 @@ def expert_response(i, hand, hi, sets, nm, wilds, legal, t, vis, wild, ex, X, Y,
 
 @njit(cache=True)
 def expert_kernel(hand, sets_needed, meld_count, exposed, discards, visible, wall_left, seat_offset, round_wind,
-                  decision, target, wild, any_wild, legal, rng, params, rules, pay, sc, T, cache, out):  # fmt: skip
+                  decision, target, wild, any_wild, flower_groups, legal, rng, params, rules, pay, sc, T, cache,
+                  out):  # fmt: skip
     """Fill ``out`` with the expert action of every row (``params``: aggression, depth, plan_rate, first_cap,
     caution; ``cache``: the ruleset's wait cache, :func:`wait_cache`)."""
     W = new_work()
@@ -1024,7 +1034,7 @@ def expert_kernel(hand, sets_needed, meld_count, exposed, discards, visible, wal
         melds = meld_count[i, 0]
         ctx[1] = seat_offset[i]
         ctx[2] = round_wind[i]
-        sht_wilds(wild, i, ctx)
+        sht_context(wild, flower_groups, i, ctx)
         nm = own_melds(exposed, i, melds, MK, MT)
         valued_weights(seat_offset[i], round_wind[i], rules, VW)
         flush_bits, full_ok, pungs_ok, hidden, honours_ok = exposure(exposed, i, melds)
@@ -1125,7 +1135,8 @@ def act(obs, legal, rng, params, rules):
     out = new_actions(obs)
     expert_kernel(
         obs.hand, obs.sets_needed, obs.meld_count, obs.exposed, obs.discards, obs.visible, obs.wall_left,
-        obs.seat_offset, obs.round_wind, obs.decision, obs.target, obs.wild, bool(obs.wild.any()), legal, rng,
+        obs.seat_offset, obs.round_wind, obs.decision, obs.target, obs.wild, bool(obs.wild.any()), obs.flower_groups,
+        legal, rng,
         param_array(params, PARAMS, "expert"), rules_array(rules), pay_facts(ruleset), compiled_scoring(ruleset),
         joint_partial_table(), wait_cache(ruleset), out,
     )  # fmt: skip

@@ -1445,6 +1445,7 @@ def observe(st, p, rows, row_table, row_seat, obs):
     o_offset, o_round = obs.seat_offset, obs.round_wind
     o_decision, o_target, o_from, o_wild = obs.decision, obs.target, obs.target_from, obs.wild
     void_suit, o_void = st.void_suit, obs.void_suit
+    flowers, o_flowers = st.flowers, obs.flower_groups
     sets = 5 if p.hand_size == 16 else 4
     for row in range(rows):
         b = row_table[row]
@@ -1484,6 +1485,10 @@ def observe(st, p, rows, row_table, row_seat, obs):
         o_decision[row] = decision
         o_target[row] = target[b] if decision <= ROB else -1
         o_void[row] = void_suit[b, s]
+        f = flowers[b, s]
+        o_flowers[row, 0] = f[0] + f[1] + f[2] + f[3]
+        o_flowers[row, 1] = f[4] + f[5] + f[6] + f[7]
+        o_flowers[row, 2] = f[WHITE_SLOT]
         o_from[row] = (actor[b] - s) % 4 if decision == RESPONSE or decision == ROB else -1
         for k in range(2):
             if wild[b, k] >= 0:

@@ -30,6 +30,7 @@ class Observation(NamedTuple):
     target_from: np.ndarray  # int8 (N,): relative seat of the discarder/konger; -1 on TURN
     wild: np.ndarray  # bool (N, 34): the hand's wild kinds (鬼牌 / 财神, public once turned up or fixed)
     void_suit: np.ndarray  # int8 (N,): the suit the player declared void (XZ-H2 定缺), -1 none
+    flower_groups: np.ndarray  # int8 (N, 3): the player's own flowers set aside (SHT-P2): red, black, 白板
 
 
 def empty_observation(rows: int) -> Observation:
@@ -50,6 +51,7 @@ def empty_observation(rows: int) -> Observation:
         target_from=np.zeros(rows, np.int8),
         wild=np.zeros((rows, 34), np.bool_),
         void_suit=np.full(rows, -1, np.int8),
+        flower_groups=np.zeros((rows, 3), np.int8),
     )
 
 
