@@ -28,6 +28,7 @@ EXPECTED = {
     "seat_dealer_advantage",
     "policies_and_rule_effects",
     "xuezhan_house_options",
+    "shuitou_dealer_and_caishen",
 }
 TEST_HANDS = "400"
 
@@ -51,7 +52,7 @@ def compiled(tmp_path_factory):
     import mjsim
     from mjsim.sim.parallel import RunSpec, simulate
 
-    for name in ("jipinghu", "tuidaohu", "xuezhan_dingque"):
+    for name in ("jipinghu", "tuidaohu", "xuezhan_dingque", "shuitou"):
         simulate(RunSpec(mjsim.ruleset(name), ("efficiency",), 8, session_length=8, seed=0),
                  tmp_path_factory.mktemp("warm") / name, progress=False)  # fmt: skip
 

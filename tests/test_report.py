@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import re
+from html import unescape
 from html.parser import HTMLParser
 
 import numpy as np
@@ -12,7 +13,7 @@ import polars as pl
 import pytest
 
 import mjsim
-from mjsim.analysis import metrics, rule_table, run_summary
+from mjsim.analysis import metrics, rule_table, run_summary, shuitou_dealer_edge_table, split_table
 from mjsim.io.dataset import scan_hands
 from mjsim.report import figures as F
 from mjsim.report import html as H
@@ -451,3 +452,75 @@ def test_xuezhan_section_only_for_xuezhan_runs(runs, tmp_path):
         assert hi == pytest.approx(expected["rate"]["ci_high"], abs=1.1e-4)
     jph_only = write_report([runs["jph"]], tmp_path / "jph.html").read_text(encoding="utf-8")
     assert "血战到底" not in jph_only and 'data-figure="xz_' not in jph_only
+
+
+# --------------------------------------------------------------------------- 水头
+
+
+def test_sht_value_figure_bars_are_the_means_by_count():
+    table = pd.DataFrame({
+        "run": "s", "kind": ["caishen"] * 3 + ["flowers"] * 2, "count": [0, 1, 4, 0, 6],
+        "label": ["0", "1", "4+", "0", "6+"], "seats": [50, 30, 2, 40, 9],
+        "mean_net": [-12.0, 3.0, 140.0, -9.0, 40.0], "hands": 37,
+    })  # fmt: skip
+    table["mean_net_lo"], table["mean_net_hi"] = table["mean_net"] - 2, table["mean_net"] + 2
+    fig = F.sht_value_figure(table)
+    caishen, flowers = fig.axes
+    assert [p.get_height() for p in _bars(caishen)] == [-12.0, 3.0, 140.0]
+    assert [t.get_text() for t in caishen.get_xticklabels()] == ["0", "1", "4+"]
+    assert [p.get_height() for p in _bars(flowers)] == [-9.0, 40.0]
+    assert [t.get_text() for t in flowers.texts] == ["40", "9"]  # seat-hands at the bars
+    assert "37 hands" in _title(fig) and "95% CI" in _title(fig)
+    ticks = caishen.get_yticks()
+    assert np.allclose(ticks, np.round(ticks)) and not caishen.yaxis.get_major_formatter().get_useOffset()
+
+
+def test_sht_money_figure_money_and_dealer_edge():
+    table = pd.DataFrame({
+        "run": "m", "component": ["net", "win", "base", "liability", "other", "all"],
+        "moved_per_won_hand": [np.nan, 50.0, 14.0, 1.0, 0.0, 65.0], "share": [np.nan, 0.77, 0.215, 0.015, 0.0, np.nan],
+        "dealer_edge": [3.8, 3.4, 0.4, 0.0, np.nan, np.nan], "hands": 400,
+    })  # fmt: skip
+    for m in ("moved_per_won_hand", "dealer_edge"):
+        table[f"{m}_lo"], table[f"{m}_hi"] = table[m] - 1, table[m] + 1
+    fig = F.sht_money_figure(table)
+    money, edge = fig.axes
+    assert [p.get_height() for p in _bars(money)] == [50.0, 14.0, 1.0]  # win, base, liability; not other or all
+    assert [t.get_text() for t in money.texts] == ["77.0%", "21.5%", "1.5%"]
+    assert [p.get_height() for p in _bars(edge)] == [3.8, 3.4, 0.4, 0.0]
+    assert "SHT-M2" in money.get_xticklabels()[1].get_text() and "400 hands" in _title(fig)
+
+
+def test_shuitou_section_only_for_shuitou_runs(runs, tmp_path):
+    sht = tmp_path / "sht"
+    simulate(RunSpec(mjsim.ruleset("shuitou"), ("efficiency",), 160, session_length=8, seed=2), sht, progress=False)
+    raw = write_report([runs["jph"], sht], tmp_path / "both.html").read_text(encoding="utf-8")
+    page = unescape(raw)
+    assert "<h2>水头: the dealer's edge, 财神 and flowers, 分牌</h2>" in page
+    assert page.count('data-figure="sht_') == 2 and "± nan" not in page
+    [rows] = [rows for attrs, rows in _parse(raw) if attrs.get("class") == "shuitou"]
+    header, *body = rows
+    assert [r[0] for r in body] == ["shuitou"]  # the jipinghu run has no row
+    split = {r["metric"]: r for r in split_table(scan_hands(sht), by=None).iter_rows(named=True)}
+    row = dict(zip(header, body[0], strict=True))
+    value, lo, hi = _interval(row["hands reaching 分牌 [95% CI]"])
+    assert value == pytest.approx(split["reached"]["estimate"], abs=1.1e-4)
+    assert hi == pytest.approx(split["reached"]["ci_high"], abs=1.1e-4)
+    edge = figures_of(shuitou_dealer_edge_table(scan_hands(sht), by=None), component="net")["dealer_edge"]
+    assert f"the dealer's edge {edge['estimate']:+.2f} ± {(edge['ci_high'] - edge['ci_low']) / 2:.2f}" in page
+    # the components figure of the 水头 run shows the base settlement
+    components = report_tables(load_runs([sht]))["components"]
+    base = components[components["component"] == "base"].set_index("role")
+    assert base["present"].all()
+    assert base.loc["dealer", "mean"] == pytest.approx(
+        figures_of(shuitou_dealer_edge_table(scan_hands(sht), by=None, cluster="hand"), component="base")[
+            "dealer_mean_net"]["estimate"])  # fmt: skip
+    jph_only = write_report([runs["jph"]], tmp_path / "jph.html").read_text(encoding="utf-8")
+    assert "<h2>水头" not in jph_only and 'data-figure="sht_' not in jph_only
+
+
+def figures_of(table, **where) -> dict:
+    part = table
+    for column, value in where.items():
+        part = part.filter(pl.col(column) == value)
+    return {row["metric"]: row for row in part.iter_rows(named=True)}

@@ -104,17 +104,19 @@ def _concat(frames) -> pd.DataFrame:
 
 
 TABLES = ("overview", "seats", "payouts", "paths", "risk", "patterns", "fans", "components", "horses", "spread",
-          "liability", "xz_overview", "xz_order", "xz_rules", "compare")  # fmt: skip
+          "liability", "xz_overview", "xz_order", "xz_rules", "sht_overview", "sht_values", "sht_money",
+          "compare")  # fmt: skip
 PER_RUN_TABLES = tuple(k for k in TABLES if k not in ("spread", "compare"))  # computed run by run
 
 
 XUEZHAN = "xuezhan"  # the ruleset family whose runs get the 血战 tables (血流成河 included)
+SHUITOU = "shuitou"  # the ruleset family whose runs get the 水头 tables
 
 
 def _run_tables(lf: pl.LazyFrame, label: str, loss_thresholds, family: str | None = None) -> dict:
     """The per-run tables of the report, each as a function computing its frames (so progress can follow);
-    the 血战 ones are empty for runs of another ``family``."""
-    xz = family == XUEZHAN
+    the 血战 and 水头 ones are empty for runs of another ``family``."""
+    xz, sht = family == XUEZHAN, family == SHUITOU
     return {
         "overview": lambda: [T.run_overview(lf, label)],
         "seats": lambda: [T.seat_table(lf, label, by) for by in ("role", "seat", "offset")],
@@ -129,6 +131,9 @@ def _run_tables(lf: pl.LazyFrame, label: str, loss_thresholds, family: str | Non
         "xz_overview": lambda: [T.xz_overview(lf, label)] if xz else [],
         "xz_order": lambda: [T.xz_order_table(lf, label)] if xz else [],
         "xz_rules": lambda: [T.xz_rule_table(lf, label)] if xz else [],
+        "sht_overview": lambda: [T.sht_overview(lf, label)] if sht else [],
+        "sht_values": lambda: [T.sht_value_table(lf, label)] if sht else [],
+        "sht_money": lambda: [T.sht_money_table(lf, label)] if sht else [],
     }
 
 
@@ -141,7 +146,8 @@ def report_tables(runs: list[Run], loss_thresholds=T.LOSS_THRESHOLDS, progress=N
     Keys: overview, seats (by role, seat and offset), payouts, paths, risk,
     patterns, fans, components, horses, spread (only where some run has
     horses), liability, xz_overview, xz_order, xz_rules (the runs of the
-    血战 family only), compare (only with several runs: differences to the
+    血战 family only), sht_overview, sht_values, sht_money (the runs of the
+    水头 family only), compare (only with several runs: differences to the
     first run, paired where the runs hold the same hands).
     """
     tables: dict[str, list] = {k: [] for k in TABLES}
@@ -183,6 +189,9 @@ def report_figures(tables: dict[str, pd.DataFrame]) -> dict[str, object]:
     if not tables["xz_order"].empty:
         figs["xz_order"] = F.xz_order_figure(tables["xz_order"])
         figs["xz_rules"] = F.xz_rule_figure(tables["xz_rules"])
+    if not tables["sht_values"].empty:
+        figs["sht_values"] = F.sht_value_figure(tables["sht_values"])
+        figs["sht_money"] = F.sht_money_figure(tables["sht_money"])
     return figs
 
 
@@ -363,6 +372,47 @@ def _xuezhan_parts(tables, figs) -> list[str]:
     return parts
 
 
+def _shuitou_parts(tables, figs) -> list[str]:
+    """The 水头 section: per run a line of figures, the two figures, and the table of the 分牌 figures."""
+    parts = []
+    for o in tables["sht_overview"].to_dict("records"):
+
+        def ci(name, digits=2, o=o):
+            return H.fmt_ci(o[name], o[f"{name}_lo"], o[f"{name}_hi"], digits, sign=True)
+
+        def share(name, o=o):
+            return H.fmt_interval(o[name], o[f"{name}_lo"], o[f"{name}_hi"], 3)
+
+        parts.append(H.paragraph(
+            f"{o['run']}: the dealer's edge {ci('dealer_edge')} points per hand (win payments "
+            f"{ci('dealer_edge_win')}, base settlement {ci('dealer_edge_base')}); the non-winners' settlement "
+            f"moves {share('base_to_win')} points per point of win money, {share('base_share')} of all money moved "
+            f"({o['gross_per_won_hand']:.1f} per hand with a winner); each 财神 held at the end goes with "
+            f"{ci('net_per_caishen', 1)} points, each flower set aside with {ci('net_per_flower', 1)} and each "
+            f"flower group held with {ci('net_per_group', 1)} (least-squares slopes)."
+        ))  # fmt: skip
+    parts.append(H.figure_html(figs["sht_values"], (
+        "Mean net per hand of a seat by the 财神 (wilds) it held as the hand ended and by the flowers it set aside, "
+        "with its 95% CI clustered by session; the highest counts are pooled (4+, 6+). These are associations: a "
+        "seat that ends with 财神 also wins more often, which is part of what they are worth."), "sht_values"))  # fmt: skip
+    parts.append(H.figure_html(figs["sht_money"], (
+        "Left: points moved per hand with a winner by the win payments (SHT-M1), the non-winners' pairwise "
+        "base-台 settlement (SHT-M2) and 包牌 liability (SHT-M3), each the sum of what its receivers get; the "
+        "number at a bar is its share of all money moved. Right: the dealer's net minus the mean net of the other "
+        "three, per hand, in total and by component. 95% CIs clustered by session."), "sht_money"))  # fmt: skip
+    o = tables["sht_overview"]
+    view = pd.DataFrame({
+        "run": o["run"],
+        "hands reaching 分牌 [95% CI]": o.apply(_interval("split_reached"), axis=1),
+        "hands won on a 分牌 tile [95% CI]": o.apply(_interval("split_decided"), axis=1),
+        "of the 分牌 hands, won on one [95% CI]": o.apply(_interval("split_decided_when_reached", 3), axis=1),
+        "分牌 hands": o["split_decided_when_reached_n"].map("{:,.0f}".format),
+        "drawn hands [95% CI]": o.apply(_interval("drawn"), axis=1),
+    })  # fmt: skip
+    parts.append(H.frame_html(view, "shuitou", label_columns=1))
+    return parts
+
+
 def _offset_table(seats: pd.DataFrame) -> str:
     part = seats[seats["by"] == "offset"]
     view = pd.DataFrame({
@@ -402,7 +452,7 @@ def report_sections(runs: list[Run], tables, figs) -> list[dict]:
                           "fans")]},
         {"heading": "Where the money comes from", "intro": (
             "Mean net per seat per hand split into its components — win payments, kong payments, horses 买马, "
-            "liability 包 and penalties — for the dealer and the non-dealers. Components that are zero in every "
+            "liability 包, penalties and (水头) the non-winners' base settlement — for the dealer and the non-dealers. Components that are zero in every "
             "hand of a run are left out of its panel."), "parts": [
             H.figure_html(figs["components"], "Mean per seat per hand with its 95% CI (clustered by hand); hand "
                           "counts in the panel titles.", "components"),
@@ -423,6 +473,15 @@ def report_sections(runs: list[Run], tables, figs) -> list[dict]:
             "net (wins, kongs, penalties, ...) of what each component's receivers get; the dealer's edge is the "
             "dealer's net minus the mean net of the other three, per hand."),
             "parts": _xuezhan_parts(tables, figs)})  # fmt: skip
+    if not tables["sht_values"].empty:
+        sections.append({"heading": "水头: the dealer's edge, 财神 and flowers, 分牌", "intro": (
+            "Runs of the Pingyang 水头 family only. Every payment to or from the dealer counts twice (SHT-M1, SHT-M2, "
+            "option dealer_pays_double); after the win payments the three non-winners settle their base 台 pair by "
+            "pair (SHT-M2); at 24 tiles left each player gets one 分牌 tile and may win on it (SHT-P7), else the "
+            "hand is drawn. The dealer keeps the deal while winning (SHT-P8), so the hands of a session are not "
+            "independent: intervals here are clustered by session. 'All money moved' adds up, over the components "
+            "of net, what each component's receivers get."),
+            "parts": _shuitou_parts(tables, figs)})  # fmt: skip
     return sections
 
 

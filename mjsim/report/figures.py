@@ -507,3 +507,115 @@ def xz_rule_figure(table) -> Figure:
     axes[0].legend(fontsize=8, loc="lower right")
     suptitle(fig, "Blood-war settlement rules: firing rate and money per hand (clustered by hand)", t)
     return fig
+
+
+# --------------------------------------------------------------------------- 水头 (shuitou)
+
+SHT_VALUE_PANELS = {
+    "caishen": ("by caishen (wild tiles) held as the hand ended", "caishen held at the end"),
+    "flowers": ("by flowers set aside (red, black and white-dragon groups)", "flowers set aside"),
+}
+SHT_MONEY_LABELS = {"win": "win payments\n(SHT-M1)", "base": "non-winner base\nsettlement (SHT-M2)",
+                    "liability": "liability\n(SHT-M3)"}  # fmt: skip
+SHT_EDGE_LABELS = {"net": "net", "win": "win", "base": "base\nsettlement", "liability": "liability"}
+
+
+def _integer_axis(axis) -> None:
+    """Whole-number ticks as plain numbers (money in points is a whole number)."""
+    from matplotlib.ticker import MaxNLocator
+
+    axis.set_major_locator(MaxNLocator(integer=True))
+    _plain_axis(axis)
+
+
+def sht_value_figure(table) -> Figure:
+    """Mean net per hand of a seat by the 财神 it held at the end and by the flowers it set aside, 95% CI.
+
+    ``table`` (:func:`mjsim.report.tables.sht_value_table`): run, kind ("caishen", "flowers"), count,
+    label, seats, mean_net, mean_net_lo, mean_net_hi, hands.  One axes per kind, runs as side-by-side
+    bars; the number at a bar's whisker is its seat-hands.
+    """
+    t = to_pandas(table)
+    runs = runs_of(t)
+    kinds = [k for k in SHT_VALUE_PANELS if k in set(t["kind"])]
+    fig = _figure(11, 4.4)
+    axes = fig.subplots(1, max(len(kinds), 1), squeeze=False)[0]
+    width = 0.8 / max(len(runs), 1)
+    for ax, kind in zip(axes, kinds, strict=False):
+        part = t[t["kind"] == kind]
+        labels = list(dict.fromkeys(part.sort_values("count")["label"]))
+        x = np.arange(len(labels))
+        for i, run in enumerate(runs):
+            r = part[part["run"].astype(str) == run].set_index("label").reindex(labels)
+            xs = x + (i - (len(runs) - 1) / 2) * width
+            ax.bar(xs, r["mean_net"], width=width, color=colour(i), yerr=_errors(r["mean_net"], r["mean_net_lo"],
+                   r["mean_net_hi"]), error_kw={"lw": 0.8, "capsize": 3},
+                   label=f"{run} ({hands_of(t, run):,} hands)")  # fmt: skip
+            for xx, value, lo, hi, seats in zip(xs, r["mean_net"], r["mean_net_lo"], r["mean_net_hi"], r["seats"],
+                                                strict=True):  # fmt: skip
+                if pd.notna(value):
+                    up = value >= 0
+                    end = (hi if up else lo) if pd.notna(hi) else value
+                    ax.annotate(f"{int(seats):,}", (xx, end), xytext=(0, 3 if up else -3), textcoords="offset points",
+                                ha="center", va="bottom" if up else "top", fontsize=6)  # fmt: skip
+        title, xlabel = SHT_VALUE_PANELS[kind]
+        ax.axhline(0, color="grey", lw=0.5)
+        ax.set_xticks(x, labels)
+        ax.set_xlabel(xlabel)
+        ax.set_title(title, fontsize=9)
+        _integer_axis(ax.yaxis)
+        ax.margins(y=0.12)
+    axes[0].set_ylabel("mean net of the seat per hand (points)")
+    axes[0].legend(fontsize=8, loc="upper left")
+    suptitle(fig, "What caishen and flowers are worth: a seat's net per hand by what it held (mean, 95% CI "
+             "clustered by session; at the bars: seat-hands)", t)  # fmt: skip
+    return fig
+
+
+def sht_money_figure(table) -> Figure:
+    """Where the 水头 money goes: money moved per won hand by component, and the dealer's edge by component.
+
+    ``table`` (:func:`mjsim.report.tables.sht_money_table`): run, component, moved_per_won_hand (_lo, _hi),
+    share, dealer_edge (_lo, _hi), hands.  Left: win payments, the non-winners' base settlement and
+    liability, per hand with a winner (the number at a bar: its share of all money moved); right: the
+    dealer's net minus the others' mean, per hand, in total and by component.  Runs side by side.
+    """
+    t = to_pandas(table)
+    runs = runs_of(t)
+    fig = _figure(11, 4.4)
+    money, edge = fig.subplots(1, 2)
+    width = 0.8 / max(len(runs), 1)
+    parts = [c for c in SHT_MONEY_LABELS if c in set(t["component"])]
+    edges = [c for c in SHT_EDGE_LABELS if c in set(t["component"])]
+    for i, run in enumerate(runs):
+        r = t[t["run"].astype(str) == run].set_index("component")
+        offset = (i - (len(runs) - 1) / 2) * width
+        m = r.reindex(parts)
+        xs = np.arange(len(parts)) + offset
+        money.bar(xs, m["moved_per_won_hand"], width=width, color=colour(i),
+                  yerr=_errors(m["moved_per_won_hand"], m["moved_per_won_hand_lo"], m["moved_per_won_hand_hi"]),
+                  error_kw={"lw": 0.8, "capsize": 3}, label=f"{run} ({hands_of(t, run):,} hands)")  # fmt: skip
+        for xx, hi, share in zip(xs, m["moved_per_won_hand_hi"], m["share"], strict=True):
+            if pd.notna(share):
+                money.annotate(f"{share:.1%}", (xx, 0 if pd.isna(hi) else hi), xytext=(0, 3),
+                               textcoords="offset points", ha="center", va="bottom", fontsize=7)  # fmt: skip
+        e = r.reindex(edges)
+        xs = np.arange(len(edges)) + offset
+        edge.bar(xs, e["dealer_edge"], width=width, color=colour(i),
+                 yerr=_errors(e["dealer_edge"], e["dealer_edge_lo"], e["dealer_edge_hi"]),
+                 error_kw={"lw": 0.8, "capsize": 3})  # fmt: skip
+    money.set_xticks(np.arange(len(parts)), [SHT_MONEY_LABELS[c] for c in parts], fontsize=8)
+    money.set_ylabel("points moved per hand with a winner")
+    money.set_title("money per won hand (at the bars: share of all money moved)", fontsize=9)
+    money.set_ylim(bottom=0)
+    money.margins(y=0.15)
+    edge.set_xticks(np.arange(len(edges)), [SHT_EDGE_LABELS[c] for c in edges], fontsize=8)
+    edge.axhline(0, color="grey", lw=0.5)
+    edge.set_ylabel("dealer's net minus the others' mean (points per hand)")
+    edge.set_title("the dealer's edge per hand, in total and by component", fontsize=9)
+    for ax in (money, edge):
+        _integer_axis(ax.yaxis)
+    money.legend(fontsize=8, loc="upper right")
+    suptitle(fig, "Shuitou money: win payments against the non-winner settlement, and the dealer's edge "
+             "(means, 95% CI clustered by session)", t)  # fmt: skip
+    return fig

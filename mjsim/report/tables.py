@@ -27,17 +27,18 @@ from mjsim.analysis import metrics as M
 from mjsim.analysis import paired as P
 from mjsim.analysis import payments as PAY
 from mjsim.analysis import risk as R
+from mjsim.analysis import shuitou as SHT
 from mjsim.analysis import xuezhan as XZ
-from mjsim.analysis.stats import Z95
+from mjsim.analysis.stats import Z95, finish, moment_aggs, wide_to_moments
 
-COMPONENTS = ("win", "kong", "horse", "liability", "penalty")
+COMPONENTS = ("win", "kong", "horse", "liability", "penalty", "base")
 LOSS_THRESHOLDS = (10, 25, 50)
 
 __all__ = [
     "COMPONENTS", "LOSS_THRESHOLDS", "Z95", "component_table", "compare_runs", "fan_table", "hand_count",
     "horse_table", "liability_table", "paths_table", "pattern_table", "payout_table", "run_overview",
-    "seat_table", "session_risk_table", "spread_table", "wide", "wilson", "xz_order_table", "xz_overview",
-    "xz_rule_table",
+    "seat_table", "session_risk_table", "sht_money_table", "sht_overview", "sht_value_table", "spread_table",
+    "wide", "wilson", "xz_order_table", "xz_overview", "xz_rule_table",
 ]  # fmt: skip
 
 
@@ -118,20 +119,46 @@ def run_overview(lf: pl.LazyFrame, run: str) -> pd.DataFrame:
     return plain
 
 
+def _base_by_role(lf: pl.LazyFrame) -> dict[str, dict]:
+    """Mean ``net_base`` (水头 SHT-M2; zero elsewhere) per seat per hand by role, clustered by hand, as
+    ``{role: {mean_net_base, _lo, _hi, _se}}``; empty for logs without the column."""
+    if "net_base" not in M.lazy(lf).collect_schema().names():
+        return {}
+    dealer = pl.col("dealer").cast(pl.Int64)
+    nets = [pl.col("net_base").arr.get(s).cast(pl.Float64).fill_null(0.0) for s in range(4)]
+    mine = pl.sum_horizontal([pl.when(dealer == s).then(n).otherwise(0.0) for s, n in enumerate(nets)])
+    columns = [mine.alias("d"), (pl.sum_horizontal(nets) - mine).alias("o"), pl.lit(1.0).alias("one"),
+               pl.lit(3.0).alias("three")]  # fmt: skip
+    aggs = [*moment_aggs("d", "one", f"{M.DEALER}__"), *moment_aggs("o", "three", f"{M.NON_DEALER}__")]
+    moments = M.lazy(lf).select(columns).select(aggs).collect()
+    specs = {M.DEALER: (None, None, "mean"), M.NON_DEALER: (None, None, "mean")}
+    table = finish(wide_to_moments(moments, [], specs))
+    m = "mean_net_base"
+    return {r["metric"]: {m: r["estimate"], f"{m}_lo": r["ci_low"], f"{m}_hi": r["ci_high"], f"{m}_se": r["se"]}
+            for r in table.iter_rows(named=True)}  # fmt: skip
+
+
 def component_table(lf: pl.LazyFrame, run: str) -> pd.DataFrame:
-    """Mean net per seat per hand and its components by role (from the seat table).
+    """Mean net per seat per hand and its components by role (from the seat table; ``base``, the 水头
+    non-winners' settlement SHT-M2, from ``net_base``, clustered by hand as the others).
 
     Columns: run, role, component (net, win, kong, horse, liability,
-    penalty), mean, lo, hi, present (False where the component is zero in
+    penalty, base), mean, lo, hi, present (False where the component is zero in
     every hand of the run), hands.
     """
     seats = wide(M.seat_table(lf, "role"), ["role"])
+    base = _base_by_role(lf)
     rows = []
     for component in ("net", *COMPONENTS):
         metric = "mean_net" if component == "net" else f"mean_net_{component}"
         for r in seats.to_dict("records"):
-            rows.append({"role": r["role"], "component": component, "mean": r[metric], "lo": r[f"{metric}_lo"],
-                         "hi": r[f"{metric}_hi"], "se": r[f"{metric}_se"]})  # fmt: skip
+            role = r["role"]
+            if component == "base":
+                if not base:
+                    continue
+                r = base[role]
+            rows.append({"role": role, "component": component, "mean": r[metric],
+                         "lo": r[f"{metric}_lo"], "hi": r[f"{metric}_hi"], "se": r[f"{metric}_se"]})  # fmt: skip
     table = pd.DataFrame(rows)
     zero = (table["mean"] == 0) & (table["se"].fillna(0) == 0)
     table["present"] = ~zero.groupby(table["component"]).transform("all")
@@ -320,6 +347,77 @@ def xz_overview(lf: pl.LazyFrame, run: str) -> pd.DataFrame:
     parts.append(edge.to_pandas())
     long = pd.concat(parts, ignore_index=True).assign(_row=0)
     return _labelled(wide(long, ["_row"]).drop(columns="_row"), run, hand_count(lf))
+
+
+# --------------------------------------------------------------------------- 水头
+
+
+SHT_TOP = {"caishen": 4, "flowers": 6}  # counts from here on are pooled ("4+") in the value figure
+
+
+def sht_overview(lf: pl.LazyFrame, run: str) -> pd.DataFrame:
+    """One row of 水头 figures (``mjsim.analysis.shuitou``, pooled, clustered by session), each with its wide
+    columns: dealer_edge and its parts dealer_edge_win, dealer_edge_base, dealer_edge_liability;
+    win_share, base_share, liability_share (of the gross transfers), base_to_win (the non-winner
+    settlement per unit of win money), gross_per_won_hand; split_reached, split_decided,
+    split_decided_when_reached, drawn; net_per_caishen, net_per_flower, net_per_group (slopes); hands."""
+    parts = []
+    edge = SHT.dealer_edge_table(lf, by=None).filter(pl.col("metric") == "dealer_edge")
+    named = pl.when(pl.col("component") == "net").then(pl.lit("dealer_edge")).otherwise(
+        pl.lit("dealer_edge_") + pl.col("component"))  # fmt: skip
+    parts.append(edge.with_columns(named.alias("metric")).drop("component"))
+    money = SHT.money_share_table(lf, by=None)
+    pick = (pl.col("metric") == "share") | ((pl.col("metric") == "to_win") & (pl.col("component") == "base")) | (
+        (pl.col("metric") == "moved_per_won_hand") & (pl.col("component") == "all"))  # fmt: skip
+    rename = {"share": pl.col("component") + "_share", "to_win": pl.lit("base_to_win"),
+              "moved_per_won_hand": pl.lit("gross_per_won_hand")}  # fmt: skip
+    label = pl.coalesce([pl.when(pl.col("metric") == k).then(v) for k, v in rename.items()])
+    parts.append(money.filter(pick).with_columns(label.alias("metric")).drop("component"))
+    split = SHT.split_table(lf, by=None).filter(pl.col("metric").is_in(["reached", "decided", "decided_when_reached",
+                                                                        "drawn"]))  # fmt: skip
+    parts.append(split.with_columns(pl.when(pl.col("metric") == "drawn").then(pl.col("metric"))
+                                    .otherwise(pl.lit("split_") + pl.col("metric")).alias("metric")))  # fmt: skip
+    for table in (SHT.caishen_value_table(lf, by=None), SHT.flower_value_table(lf, by=None),
+                  SHT.flower_value_table(lf, by=None, count="groups")):  # fmt: skip
+        parts.append(table.filter(pl.col("metric").str.starts_with("net_per_")).select(SHT.LONG_COLUMNS))
+    long = pl.concat([p.select(SHT.LONG_COLUMNS) for p in parts], how="vertical_relaxed").to_pandas()
+    return _labelled(wide(long.assign(_row=0), ["_row"]).drop(columns="_row"), run, hand_count(lf))
+
+
+def sht_value_table(lf: pl.LazyFrame, run: str) -> pd.DataFrame:
+    """A seat's figures per hand by the 财神 it held at the end and by the flowers it set aside
+    (``caishen_value_table``, ``flower_value_table``; counts from :data:`SHT_TOP` on pooled), wide.
+
+    Columns: run, kind ("caishen", "flowers"), count, label ("4+" for a pooled count), seats
+    (seat-hands), share, win_rate, mean_net, value (each with its wide columns), hands.
+    """
+    frames = []
+    for kind, table in (("caishen", SHT.caishen_value_table(lf, by=None, top=SHT_TOP["caishen"])),
+                        ("flowers", SHT.flower_value_table(lf, by=None, top=SHT_TOP["flowers"]))):  # fmt: skip
+        part = table.filter(pl.col(kind).is_not_null() & pl.col("metric").is_in(["share", "win_rate", "mean_net",
+                                                                                 "value"]))  # fmt: skip
+        frame = wide(part.rename({kind: "count"}), ["count"])
+        frame.insert(0, "kind", kind)
+        frames.append(frame)
+    table = pd.concat(frames, ignore_index=True)
+    table["count"] = table["count"].astype(int)
+    table["seats"] = table["mean_net_n"].astype(int)
+    top = table["kind"].map(SHT_TOP)
+    table["label"] = [f"{c}+" if c >= t else str(c) for c, t in zip(table["count"], top, strict=True)]
+    return _labelled(table, run, hand_count(lf))
+
+
+def sht_money_table(lf: pl.LazyFrame, run: str) -> pd.DataFrame:
+    """Per component of net (``shuitou.money_share_table`` and ``shuitou.dealer_edge_table``, pooled,
+    clustered by session), wide: run, component (net, win, base, liability, other, all), share, to_win,
+    moved_per_hand, moved_per_won_hand, fires, dealer_mean_net, non_dealer_mean_net, dealer_edge
+    (each with its wide columns; NaN where a figure does not apply), hands."""
+    money = wide(SHT.money_share_table(lf, by=None), ["component"])
+    edge = wide(SHT.dealer_edge_table(lf, by=None), ["component"])
+    table = edge.merge(money, on="component", how="outer", sort=False)
+    order = ["net", *SHT.PARTS, "all"]
+    table = table.sort_values("component", key=lambda c: c.map(order.index)).reset_index(drop=True)
+    return _labelled(table, run, hand_count(lf))
 
 
 # --------------------------------------------------------------------------- comparisons
