@@ -101,7 +101,7 @@ def make_hands(rows: list[dict], run_id="run-a", policies=("A", "B", "A", "B")) 
         "policies": list(policies), "winners": [], "discarder": None, "win_kind": [], "fan": [],
         "patterns": [], "win_hands": [], "win_melds": [], "last_tile": [], "first_turn": [], "liable": None,
         "net": ZERO, "net_win": None, "net_kong": ZERO, "net_horse": ZERO, "net_liability": ZERO,
-        "net_penalty": ZERO, "wilds": [], "horses": [], "horse_seats": [], "horse_hits": 0, "horse_pool_free": 0,
+        "net_penalty": ZERO, "net_base": ZERO, "wilds": [], "horses": [], "horse_seats": [], "horse_hits": 0, "horse_pool_free": 0,
         "turns": 0,
         "wall_left": 0, "followed_dealer": False,
     }  # fmt: skip
@@ -116,8 +116,8 @@ def make_hands(rows: list[dict], run_id="run-a", policies=("A", "B", "A", "B")) 
         item["win_melds"] = item["win_melds"] or [[] for _ in range(k)]
         for name, (dtype, text) in COLUMNS.items():  # columns the analysis does not read: neutral values
             if name not in item:
-                if pa.types.is_fixed_size_list(dtype) and pa.types.is_string(dtype.value_type):
-                    item[name] = None  # 血战's end_state: null outside the family
+                if pa.types.is_fixed_size_list(dtype) and not pa.types.is_integer(dtype.value_type):
+                    item[name] = None  # 血战's end_state, 水头's flowers and end hands: null outside the family
                 elif pa.types.is_fixed_size_list(dtype):
                     item[name] = [-1] * dtype.list_size
                 elif pa.types.is_boolean(dtype):
