@@ -12,6 +12,7 @@ import pytest
 
 from mjsim import ruleset, score_hand
 from mjsim.sim.fastscore import N_PATTERNS, NOT_A_WIN, PATTERN_IDS, ROBBED_KONG, SELF_DRAW
+from mjsim.sim.fastscore_sht import CTX_LEN
 from mjsim.sim.scoring import score_win, scoring
 from mjsim.sim.state import engine_params
 from mjsim.tiles import format_counts, parse_tiles
@@ -70,7 +71,8 @@ def compiled(rules, sc, counts, win_tile, robbed, ghosts):
     found = np.zeros(N_PATTERNS, np.int8)
     flags = ROBBED_KONG if robbed else SELF_DRAW
     code = score_win(p.family, p.forms, p.quads_as_two_pairs, sc, real, wilds, counts, win_tile,
-                     np.zeros(5, np.int8), np.zeros(5, np.int8), 0, flags, 1, 0, 1, found, np.zeros(34, np.int64))  # fmt: skip
+                     np.zeros(5, np.int8), np.zeros(5, np.int8), 0, flags, 1, 0, 1, found, np.zeros(34, np.int64),
+                     np.zeros(CTX_LEN, np.int64))  # fmt: skip
     if code < 0:
         return NOT_A_WIN, []
     return int(code), sorted(PATTERN_IDS[i] for i in np.flatnonzero(found) for _ in range(found[i]))

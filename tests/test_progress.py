@@ -131,7 +131,7 @@ def test_report_building_reports_progress_step_by_step(small_run, tmp_path, monk
     monkeypatch.setattr(build, "Progress", Recorder)
     build.write_report([small_run], tmp_path / "r.html")
     (bar,) = Recorder.made
-    assert bar.total == len(build.PER_RUN_TABLES) + 2 == 15  # the three 血战 tables are steps of every run
+    assert bar.total == len(build.PER_RUN_TABLES) + 2 == 18  # the 血战 and 水头 tables are steps of every run
     assert sum(bar.updates) == bar.total and set(bar.updates) == {1}
 
 
