@@ -1,4 +1,4 @@
-"""Golden hands for Pingyang 水头 (rules/shuitou.md SHT-T1..T4, readings of sht_spec.md), preset ``shuitou``.
+"""Golden hands for Pingyang 水头 (rules/shuitou.md SHT-T1..T4, readings of docs/shuitou_readings.md), preset ``shuitou``.
 
 Every expected value is worked out by hand in the comment beside it: base 台
 (SHT-T1) + winner 台 (SHT-T2) = total, doubled (x2) at 13 or more (SHT-T3).

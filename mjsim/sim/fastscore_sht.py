@@ -17,7 +17,7 @@ held (``CTX_FLOWERS`` red, black, 白板), the 财神 kinds (``CTX_WILDS``, -1
 none), whether the one 财神 kind has only two copies in play
 (``CTX_ONE_KIND_PAIR``, SHT-T2 杀猪), and, out, the chosen reading's base 台
 (``CTX_BASE``).  Readings shared with the reference are in
-``/work/sht_spec.md`` terms documented in the reference module's docstring.
+``docs/shuitou_readings.md``, restated in the reference module's docstring.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from numba import njit
 from mjsim.hand.fast import standard_wilds_needed
 from mjsim.sim.borrowing import njit_borrowed, stack_array
 from mjsim.sim.constants import MELD_CHOW, MELD_CKONG, MELD_KONG, MELD_PUNG
-from mjsim.sim.fastscore import FIRST_TURN, KONG_REPLACEMENT, NOT_A_WIN, ROBBED_KONG, SELF_DRAW, P
+from mjsim.sim.fastscore import FIRST_TURN, KONG_REPLACEMENT, N_PATTERNS, NOT_A_WIN, ROBBED_KONG, SELF_DRAW, P
 
 SPLIT_TILE = 64  # win situation bit: a win on a 分牌 tile (SHT-P7)
 
@@ -311,12 +311,11 @@ def _search(c, wilds, fixed, best):
 
 
 @njit_borrowed
-def _fixed_facts(held, wilds, meld_kind, meld_tile, n_melds, flags, seat_offset, params, ctx, fixed, found):
-    """The 台 no reading changes (SHT-T1 财神, flowers, kongs, exposed special pungs; SHT-T2 win situation),
-    counted into ``found``, and the melds' colours, winds and chows; returns the base 台 part."""
-    seat_wind = 27 + seat_offset
+def _held_base(held, meld_kind, meld_tile, n_melds, seat_wind, ctx, found):
+    """SHT-T1 base 台 every player counts alike: 财神 held per kind, flower groups, kongs and exposed pungs of a
+    special kind, each occurrence counted into ``found``."""
     base = 0
-    for k in range(2):  # SHT-T1 财神 held, per kind
+    for k in range(2):  # 财神 held, per kind
         kind = ctx[CTX_WILDS + k]
         if kind >= 0 and held[kind] > 0:
             n = min(held[kind], 3)
@@ -326,11 +325,31 @@ def _fixed_facts(held, wilds, meld_kind, meld_tile, n_melds, flags, seat_offset,
             else:
                 base += CAISHEN_HONOUR[n]
                 found[I_CAISHEN_HONOUR] += 1
-    for g in range(3):  # SHT-T1 flower groups
+    for g in range(3):  # flower groups
         n = ctx[CTX_FLOWERS + g]
         if n > 0:
             base += FLOWER_GROUP[min(n, 4)]
             found[I_FLOWERS] += 1
+    for m in range(n_melds):
+        kind = meld_kind[m]
+        t = meld_tile[m]
+        if kind == MELD_PUNG and _special(t, seat_wind):  # a special pung, exposed
+            base += 1
+            found[I_SPECIAL_PUNG] += 1
+        elif kind == MELD_KONG or kind == MELD_CKONG:
+            base += (KONG_EXPOSED if kind == MELD_KONG else KONG_CONCEALED) + (
+                KONG_SPECIAL_EXTRA if _special(t, seat_wind) else 0
+            )
+            found[I_KONG] += 1
+    return base
+
+
+@njit_borrowed
+def _fixed_facts(held, wilds, meld_kind, meld_tile, n_melds, flags, seat_offset, params, ctx, fixed, found):
+    """Into ``fixed``: the 台 no reading changes (the SHT-T1 base every player counts; SHT-T2 the win
+    situation), counted into ``found``, and the melds' colours, winds and chows."""
+    seat_wind = 27 + seat_offset
+    base = _held_base(held, meld_kind, meld_tile, n_melds, seat_wind, ctx, found)
     suits = 0
     honour = 0
     winds = 0
@@ -348,15 +367,7 @@ def _fixed_facts(held, wilds, meld_kind, meld_tile, n_melds, flags, seat_offset,
         suits, honour = _colour(t, suits, honour)
         if 27 <= t <= 30:
             winds |= 1 << (t - 27)
-        if kind == MELD_PUNG:
-            if _special(t, seat_wind):  # SHT-T1 special pung, exposed
-                base += 1
-                found[I_SPECIAL_PUNG] += 1
-        else:  # SHT-T1 kongs
-            base += (KONG_EXPOSED if kind == MELD_KONG else KONG_CONCEALED) + (
-                KONG_SPECIAL_EXTRA if _special(t, seat_wind) else 0
-            )
-            found[I_KONG] += 1
+        if kind == MELD_KONG or kind == MELD_CKONG:
             last_kong = m
     winner = 0
     self_draw = (flags & SELF_DRAW) != 0
@@ -461,23 +472,8 @@ def base_tai_of(hand, wilds, meld_kind, meld_tile, n_melds, seat_offset, ctx):
     per special kind that is no 财神 kind, +1 for two or more concealed tiles or for one paired with a 财神
     (each 财神 pairs one kind)."""
     seat_wind = 27 + seat_offset
-    base = 0
-    for k in range(2):
-        kind = ctx[CTX_WILDS + k]
-        if kind >= 0 and hand[kind] > 0:
-            n = min(hand[kind], 3)
-            base += CAISHEN_SUITED[n] if kind < 27 else CAISHEN_HONOUR[n]
-    for g in range(3):
-        if ctx[CTX_FLOWERS + g] > 0:
-            base += FLOWER_GROUP[min(ctx[CTX_FLOWERS + g], 4)]
-    for m in range(n_melds):
-        t = meld_tile[m]
-        if meld_kind[m] == MELD_PUNG:
-            base += 1 if _special(t, seat_wind) else 0
-        elif meld_kind[m] == MELD_KONG or meld_kind[m] == MELD_CKONG:
-            base += (KONG_EXPOSED if meld_kind[m] == MELD_KONG else KONG_CONCEALED) + (
-                KONG_SPECIAL_EXTRA if _special(t, seat_wind) else 0
-            )
+    unused = stack_array(N_PATTERNS, np.int8)  # the patterns a non-winner's base is made of are not logged
+    base = _held_base(hand, meld_kind, meld_tile, n_melds, seat_wind, ctx, unused)
     singles = 0
     for t in (seat_wind, GREEN, RED):
         if t == ctx[CTX_WILDS] or t == ctx[CTX_WILDS + 1]:

@@ -18,7 +18,7 @@ rule, each citing its rule ID:
   logged ``base_tai``.
 - SHT-T1 for the non-winners: base 台 from their end hands, melds and
   flowers (the project's reading of "a non-winner may count 财神 as any
-  tile", sht_spec.md), compared with the logged ``base_tai``.
+  tile", docs/shuitou_readings.md), compared with the logged ``base_tai``.
 - SHT-M1, SHT-H4: who pays the win, twice to or from the dealer.
 - SHT-M3: 包牌, its condition decided here from the win and compared with the
   logged ``four_winds_feeder``.
@@ -28,8 +28,8 @@ rule, each citing its rule ID:
 
 It imports nothing from ``mjsim`` (the tile notation is read with the other
 families' checker helpers).  Readings where the rules text is silent are the
-project's (sht_spec.md), restated where they are used.  SHT-M3's "exposed
-sets" are the pungs and exposed kongs 明杠 (sht_spec: "exposed pung/kong
+project's (docs/shuitou_readings.md), restated where they are used.  SHT-M3's "exposed
+sets" are the pungs and exposed kongs 明杠 (docs/shuitou_readings.md: "exposed pung/kong
 melds"); a concealed kong 暗杠 does not show a wind for 包牌, although the
 seed has it "亮出" (laid out) — a house may read that otherwise.
 
@@ -120,7 +120,7 @@ def seat_wind(row: dict, seat: int) -> str:
 
 
 def special_kinds(row: dict, seat: int) -> set[str]:
-    """SHT-T1: the kinds with kong / pung / pair bonuses: the seat wind, 发 6z and 中 7z (白板 never, sht_spec)."""
+    """SHT-T1: the kinds with kong / pung / pair bonuses: the seat wind, 发 6z and 中 7z (白板 never, docs/shuitou_readings.md)."""
     return {seat_wind(row, seat), "6z", "7z"}
 
 
@@ -205,7 +205,7 @@ def exposed_special_pungs(row: dict, seat: int, melds: list[str]) -> int:
 def non_winner_base(rules, row: dict, seat: int) -> int:
     """SHT-T1 for a non-winner (the seed: it "may count 财神 as any tile" and "adds flowers, kongs and pungs").
 
-    The project's reading (sht_spec.md): 财神 + flowers + kongs + exposed special pungs; then for each special
+    The project's reading (docs/shuitou_readings.md): 财神 + flowers + kongs + exposed special pungs; then for each special
     kind that is not a 财神 kind, with c concealed copies: +1 when c >= 2 (a pair or a concealed triplet, also
     with four); the kinds with c == 1 get +1 each while there are held 财神 to pair them, one each."""
     hand, melds = tiles_of(row["end_hands"][seat] or ""), list(row["end_melds"][seat])
@@ -278,9 +278,9 @@ def situation_ids(rules, row: dict, k: int) -> dict[str, bool]:
     if kind == "discard" and first and not dealer:
         assert row["win_from"][k] == row["dealer"], "SHT-T2 地胡: the first discard is the dealer's"
     return {
-        "self_draw": drawn,  # 自摸; a kong replacement and a 分牌 are drawn too (sht_spec)
+        "self_draw": drawn,  # 自摸; a kong replacement and a 分牌 are drawn too (docs/shuitou_readings.md)
         # 天胡 "庄家一开局便胡牌": the dealer's self-draw in its first turn, also on the replacement of a concealed
-        # kong made then (sht_spec: a kong replacement is a self-draw; a concealed kong is no claim)
+        # kong made then (docs/shuitou_readings.md: a kong replacement is a self-draw; a concealed kong is no claim)
         "heavenly": dealer and drawn and first,
         "earthly": not dealer and kind == "discard" and first,  # 地胡: on the dealer's first discard
         "hard": not held_wilds(row, concealed(row, k)),  # 硬牌: no 财神

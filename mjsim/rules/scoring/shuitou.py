@@ -2,7 +2,7 @@
 
 The independent reference for the compiled scorer: it imports nothing from
 ``mjsim.sim``.  It follows the project's readings of the rules
-(``sht_spec.md``), restated here by rule ID:
+(``docs/shuitou_readings.md``), restated here by rule ID:
 
 - SHT-P1/T1: flower groups red 1f-4f, black 5f-8f and 白板 5z (4 copies) when
   ``white_is_flower`` (then 5z is never held).  Special kinds: the seat wind
