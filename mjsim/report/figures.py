@@ -429,6 +429,27 @@ def _plain_axis(axis) -> None:
     axis.get_major_formatter().set_scientific(False)
 
 
+def _net_bars_by_run(ax, t, part, key, categories, runs):
+    """Bars of ``mean_net`` with their 95% CI per category (``part[key]``), the runs side by side; the seat-hands
+    at each whisker (``seats``).  Returns the categories' x positions."""
+    width = 0.8 / max(len(runs), 1)
+    x = np.arange(len(categories))
+    for i, run in enumerate(runs):
+        r = part[part["run"].astype(str) == run].set_index(key).reindex(categories)
+        xs = x + (i - (len(runs) - 1) / 2) * width
+        ax.bar(xs, r["mean_net"], width=width, color=colour(i), yerr=_errors(r["mean_net"], r["mean_net_lo"],
+               r["mean_net_hi"]), error_kw={"lw": 0.8, "capsize": 3},
+               label=f"{run} ({hands_of(t, run):,} hands)")  # fmt: skip
+        for xx, value, lo, hi, seats in zip(xs, r["mean_net"], r["mean_net_lo"], r["mean_net_hi"], r["seats"],
+                                            strict=True):  # fmt: skip
+            if pd.notna(value):
+                up = value >= 0
+                end = (hi if up else lo) if pd.notna(hi if up else lo) else value
+                ax.annotate(f"{int(seats):,}", (xx, end), xytext=(0, 3 if up else -3), textcoords="offset points",
+                            ha="center", va="bottom" if up else "top", fontsize=6)  # fmt: skip
+    return x
+
+
 def xz_order_figure(table) -> Figure:
     """Mean net per hand of a seat by the order of its first win, with 95% CI, runs side by side.
 
@@ -442,20 +463,7 @@ def xz_order_figure(table) -> Figure:
     orders = list(dict.fromkeys(ranks["order"]))
     fig = _figure(min(11.0, max(7.0, 0.8 * len(orders) * max(len(runs), 1) + 2.5)), 4.2)
     ax = fig.subplots()
-    width = 0.8 / max(len(runs), 1)
-    x = np.arange(len(orders))
-    for i, run in enumerate(runs):
-        r = t[t["run"].astype(str) == run].set_index("order").reindex(orders)
-        xs = x + (i - (len(runs) - 1) / 2) * width
-        ax.bar(xs, r["mean_net"], width=width, color=colour(i), yerr=_errors(r["mean_net"], r["mean_net_lo"],
-               r["mean_net_hi"]), error_kw={"lw": 0.8, "capsize": 3},
-               label=f"{run} ({hands_of(t, run):,} hands)")  # fmt: skip
-        for xx, value, lo, hi, seats in zip(xs, r["mean_net"], r["mean_net_lo"], r["mean_net_hi"], r["seats"],
-                                            strict=True):  # fmt: skip
-            if pd.notna(value):
-                end, offset = (hi, 3) if value >= 0 else (lo, -3)
-                ax.annotate(f"{int(seats):,}", (xx, end), xytext=(0, offset), textcoords="offset points",
-                            ha="center", va="bottom" if value >= 0 else "top", fontsize=6)  # fmt: skip
+    x = _net_bars_by_run(ax, t, t, "order", orders, runs)
     ax.axhline(0, color="grey", lw=0.5)
     ax.set_xticks(x, orders)
     ax.set_xlabel("order of the seat's first win in the hand")
@@ -540,24 +548,10 @@ def sht_value_figure(table) -> Figure:
     kinds = [k for k in SHT_VALUE_PANELS if k in set(t["kind"])]
     fig = _figure(11, 4.4)
     axes = fig.subplots(1, max(len(kinds), 1), squeeze=False)[0]
-    width = 0.8 / max(len(runs), 1)
     for ax, kind in zip(axes, kinds, strict=False):
         part = t[t["kind"] == kind]
         labels = list(dict.fromkeys(part.sort_values("count")["label"]))
-        x = np.arange(len(labels))
-        for i, run in enumerate(runs):
-            r = part[part["run"].astype(str) == run].set_index("label").reindex(labels)
-            xs = x + (i - (len(runs) - 1) / 2) * width
-            ax.bar(xs, r["mean_net"], width=width, color=colour(i), yerr=_errors(r["mean_net"], r["mean_net_lo"],
-                   r["mean_net_hi"]), error_kw={"lw": 0.8, "capsize": 3},
-                   label=f"{run} ({hands_of(t, run):,} hands)")  # fmt: skip
-            for xx, value, lo, hi, seats in zip(xs, r["mean_net"], r["mean_net_lo"], r["mean_net_hi"], r["seats"],
-                                                strict=True):  # fmt: skip
-                if pd.notna(value):
-                    up = value >= 0
-                    end = (hi if up else lo) if pd.notna(hi) else value
-                    ax.annotate(f"{int(seats):,}", (xx, end), xytext=(0, 3 if up else -3), textcoords="offset points",
-                                ha="center", va="bottom" if up else "top", fontsize=6)  # fmt: skip
+        x = _net_bars_by_run(ax, t, part, "label", labels, runs)
         title, xlabel = SHT_VALUE_PANELS[kind]
         ax.axhline(0, color="grey", lw=0.5)
         ax.set_xticks(x, labels)
