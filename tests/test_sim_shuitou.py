@@ -177,7 +177,7 @@ def test_parse_melds_of_end_hands(run):
 
 
 @pytest.mark.parametrize("name", SMART + ["random"])
-def test_policies_keep_their_caishen_in_400_shuitou_hands(name):
+def test_policies_keep_their_caishen_in_200_shuitou_hands(name):
     # C-J1 / issue: no policy but the uniform baseline throws a 财神 while a non-财神 discard is legal
     watches = [Watch(name) for _ in range(4)]
     seats = SeatPolicies(
@@ -185,10 +185,10 @@ def test_policies_keep_their_caishen_in_400_shuitou_hands(name):
         tuple(f"seat{s}" for s in range(4)), tuple(range(4)),
     )  # fmt: skip
     hands = sum(len(c["hand_id"]) for c in play_sessions(ruleset("shuitou"), seats, seed=2, first_session=0,
-                                                          end_session=400))  # fmt: skip
+                                                          end_session=200))  # fmt: skip
     rows = sum(w.rows for w in watches)
     thrown = sum(w.thrown for w in watches)
-    assert hands == 400 and rows > 1000  # holding a 财神 with other tiles to throw is common
+    assert hands == 200 and rows > 500  # holding a 财神 with other tiles to throw is common
     if name == "random":
         assert thrown > rows / 20  # the check can fail: the uniform baseline throws them
     else:
