@@ -158,13 +158,16 @@ def _cmd_compare(args) -> None:
         adapted_play_split,
         build_variants,
         check_targets,
+        comparison_groups,
         comparison_table,
         format_comparison,
         format_split,
         run_variants,
         seating_suffixes,
         seatings,
+        unique_runs,
     )
+    from mjsim.analysis.verdict import answer, format_answers, questions_from_entries
     from mjsim.report import write_report
     from mjsim.report.build import table_section
 
@@ -177,8 +180,12 @@ def _cmd_compare(args) -> None:
         raise ValueError(f"{out} already holds a comparison; choose another --out or pass --overwrite")
     arrangements = seatings(policies) if args.duplicate else [policies]
     check_targets(variants, out, seating_suffixes(len(arrangements)), args.overwrite)
-    if args.duplicate:
-        print(f"balanced seating: every wall in {len(arrangements)} distinct seating(s) of the policies")
+    if args.duplicate and len(arrangements) == 1:
+        print(
+            "balanced seating: all four seats play the same policy, so there is one seating (--duplicate changes nothing)"
+        )
+    elif args.duplicate:
+        print(f"balanced seating: every wall in {len(arrangements)} distinct seatings of the policies")
     for v in variants:
         how = f"re-settled from {v.base_label}" if v.base_label else "simulated"
         if v.mechanical_of:
@@ -209,13 +216,18 @@ def _cmd_compare(args) -> None:
             "same walls. Each effect on mean net per hand is split: mechanical = the base hands paid under the "
             "variant; behavioural = how the players' changed play moved it (paired 95% intervals).", split,
         ))  # fmt: skip
-    shown = [e for e in entries if e["seating"] == 0]  # the report describes the first seating's runs
+    questions = [answer(q) for q in questions_from_entries(entries)]
+    if questions:
+        print("\n" + format_answers(questions))
+    shown = unique_runs(entries)  # the report describes the first seating's runs
     report = write_report(
         [e["path"] for e in shown],
         args.report or out / "report.html",
         title=args.title or "mjsim comparison",
         labels=[e["label"] for e in shown],
         extra_sections=extra,
+        comparisons=comparison_groups(entries),
+        questions=questions,
     )
     print(f"comparison -> {out / 'comparison.csv'}; report -> {report}")
 
@@ -266,32 +278,75 @@ def _cmd_report(args) -> None:
     print(f"report -> {path}")
 
 
-def _cmd_demo(args) -> None:
-    """The built-in default job: a small paired comparison of house-rule questions, and its report.
+def demo_variants():
+    """The demo's three questions, each a comparison group (the reference first):
 
-    鸡平胡 3-fan cap vs the 5-fan edition (the same hands re-settled), and 推倒胡
-    with and without dealer horses (re-settled), simulated on one seed.
-    """
+    - cap: 鸡平胡's 3-fan edition with its cap 爆胡 raised to 5 fan, nothing else changed;
+    - edition: the whole 5-fan edition against the 3-fan edition, as packages;
+    - horses: 推倒胡 with dealer horses 买马 against none.
+
+    Each alternative re-settles the reference's hands (play is the same), and the 鸡平胡 run is shared."""
+    from mjsim import ruleset
+    from mjsim.analysis.variants import Variant
+
+    three, five = ruleset("jipinghu"), ruleset("jipinghu_5fan")
+    horses, none = ruleset("tuidaohu").replace(horses="dealer"), ruleset("tuidaohu").replace(horses="none")
+    return [
+        Variant("jipinghu", three, "", "cap"),
+        Variant("jipinghu-cap=5", three.replace(cap=5), "jipinghu", "cap"),
+        Variant("jipinghu", three, "", "edition"),
+        Variant("jipinghu_5fan", five, "jipinghu", "edition"),
+        Variant("tuidaohu-horses=dealer", horses, "", "horses"),
+        Variant("tuidaohu-horses=none", none, "tuidaohu-horses=dealer", "horses"),
+    ]
+
+
+DEMO_TITLES = {
+    "cap": "The cap 爆胡: 5 fan instead of 3, in the 3-fan edition of 鸡平胡 (nothing else changed)",
+    "edition": "The 5-fan edition of 鸡平胡 instead of the 3-fan edition, as whole packages "
+    "(cap, fan table, bonuses and special rules together)",
+    "horses": "推倒胡 without dealer horses 买马 instead of with them",
+}
+
+
+def _cmd_demo(args) -> None:
+    """The built-in default job: three house-rule questions answered on shared walls, and the report."""
     from mjsim import ruleset, score_hand
-    from mjsim.analysis.variants import build_variants, comparison_table, format_comparison, run_variants
+    from mjsim.analysis.variants import (
+        comparison_groups,
+        comparison_table,
+        format_comparison,
+        run_variants,
+        unique_runs,
+    )
+    from mjsim.analysis.verdict import answer, format_answers, questions_from_entries
     from mjsim.report import write_report
 
     rules = ruleset("jipinghu")
     print(f"example hand {EXAMPLE_HAND}, self-drawn by the dealer's 下家:")
     print(_format_score(rules, score_hand(rules, EXAMPLE_HAND, self_draw=True, seat=1)))
-    variants = build_variants(["jipinghu", "jipinghu_5fan"], []) + build_variants(["tuidaohu"], ["horses=dealer,none"])
+    variants = demo_variants()
     out = Path(args.out)
     print(f"\nsimulating {args.hands:,} hands each of 鸡平胡 and 推倒胡 (four efficiency seats, sessions of 8)")
-    print("(the first run compiles the simulator, about a minute; later runs start at once)")
-    for v in variants:
-        print(f"  {v.label}: " + (f"the same hands re-settled from {v.base_label}" if v.base_label else "simulated"))
+    print("(the first run compiles the simulator, a few minutes; later runs start at once)")
+    for v in dict.fromkeys(v.label for v in variants):
+        base = next(x.base_label for x in variants if x.label == v)
+        print(f"  {v}: " + (f"the same hands re-settled from {base}" if base else "simulated"))
     entries = run_variants(variants, ("efficiency",), args.hands, session_length=8, seed=1, workers=args.workers,
                            out_dir=out, overwrite=True)  # fmt: skip
     table = comparison_table(entries)
     table.write_csv(out / "comparison.csv")
+    questions = []
+    for q in questions_from_entries(entries):
+        q.title = DEMO_TITLES[q.group]
+        questions.append(answer(q))
+    print("\n" + format_answers(questions))
+    print("\nmean net per hand by role, each question's runs against its reference:")
     print(format_comparison(table))
-    report = write_report([e["path"] for e in entries], args.report, title="mjsim demo: cap and horses",
-                          labels=[e["label"] for e in entries])  # fmt: skip
+    shown = unique_runs(entries)
+    report = write_report([e["path"] for e in shown], args.report, title="mjsim demo: three house-rule questions",
+                          labels=[e["label"] for e in shown], comparisons=comparison_groups(entries),
+                          questions=questions)  # fmt: skip
     print(f"\nruns -> {out}\nreport -> {report}")
 
 

@@ -178,9 +178,11 @@ def check_targets(variants: list[Variant], out_dir, suffixes=("",), overwrite: b
     for suffix in suffixes:
         for variant in variants:
             name = directory_name(variant.label + suffix)
+            if seen.get(name) == (variant.label, variant.ruleset.content_hash):
+                continue  # one variant asked in several questions: one run
             if name in seen:
-                raise ValueError(f"variants {seen[name]!r} and {variant.label!r} would share the directory {name}")
-            seen[name] = variant.label
+                raise ValueError(f"variants {seen[name][0]!r} and {variant.label!r} would share the directory {name}")
+            seen[name] = (variant.label, variant.ruleset.content_hash)
             path = out_dir / name
             store = RunStore(path)
             if not overwrite and (store.exists(MANIFEST) or store.exists(STAGED_MANIFEST)):
@@ -209,7 +211,8 @@ def run_variants(
     """Simulate or re-settle every variant into ``out_dir/LABEL[-seatS]``; return the manifest entries.
 
     ``duplicate``: play every wall in every distinct seating of the policies (:func:`seatings`).
-    Nothing is written outside ``out_dir``, and an existing run there is replaced only with ``overwrite``."""
+    Nothing is written outside ``out_dir``, and an existing run there is replaced only with ``overwrite``.
+    A variant listed again (same label and ruleset) in another group is run once; each group gets an entry."""
     from mjsim.sim.parallel import RunSpec, simulate
 
     out_dir = Path(out_dir)
@@ -225,7 +228,9 @@ def run_variants(
         for variant in variants:
             label = variant.label + suffix
             path = out_dir / directory_name(label)
-            if variant.base_label:
+            if variant.label in done:  # the same variant in another question's group: its run is shared
+                method = next(e["method"] for e in entries if e["label"] == label)
+            elif variant.base_label:
                 write_resettled(done[variant.base_label], variant, path, label, overwrite=overwrite)
                 method = "re-settled"
             else:
@@ -327,7 +332,12 @@ def format_comparison(table: pl.DataFrame, precision: float = 0.1) -> str:
                                                  "n", "reference", "diff", "diff_se", "diff_ci_low", "diff_ci_high",
                                                  "paired", "hands_needed")]  # fmt: skip
     lines = [f"{'variant':<34} {' '.join(key):<11} {'mean net [95% CI]':<27} difference to the first [95% CI]"]
+    groups = table["group"].unique(maintain_order=True).to_list() if "group" in table.columns else []
+    group = None
     for row in table.iter_rows(named=True):
+        if len(groups) > 1 and row["group"] != group:
+            group = row["group"]
+            lines.append(f"-- {group}: against {row['reference']}")
         est = f"{row['estimate']:+.3f} [{row['ci_low']:+.3f}, {row['ci_high']:+.3f}]"
         diff = ""
         if row["diff"] is not None and row["label"] != row["reference"]:
@@ -337,6 +347,18 @@ def format_comparison(table: pl.DataFrame, precision: float = 0.1) -> str:
                 diff += f"; {row['hands_needed']:,} hands for ±{precision:g}"
         lines.append(f"{row['label']:<34} {' '.join(str(row[k]) for k in key):<11} {est:<27} {diff}")
     return "\n".join(lines)
+
+
+def comparison_groups(entries: list[dict]) -> list[list[str]]:
+    """The labels of each comparison group's runs (first seating), the group's reference first."""
+    shown = [e for e in entries if e.get("seating", 0) == 0]
+    return [list(dict.fromkeys(e["label"] for e in shown if e["group"] == g))
+            for g in dict.fromkeys(e["group"] for e in shown)]  # fmt: skip
+
+
+def unique_runs(entries: list[dict]) -> list[dict]:
+    """The entries of the first seating, one per run directory (a run shared by several groups once)."""
+    return list({e["path"]: e for e in entries if e.get("seating", 0) == 0}.values())
 
 
 def label_of(run_dir) -> str:
@@ -355,6 +377,7 @@ __all__ = [
     "adapted_play_split",
     "build_variants",
     "check_targets",
+    "comparison_groups",
     "directory_name",
     "format_split",
     "options_read",
@@ -362,6 +385,7 @@ __all__ = [
     "parse_vary",
     "seating_suffixes",
     "seatings",
+    "unique_runs",
     "run_variants",
     "save_manifest",
     "write_resettled",

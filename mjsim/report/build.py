@@ -26,6 +26,7 @@ from mjsim.progress import Progress
 from mjsim.report import figures as F
 from mjsim.report import html as H
 from mjsim.report import tables as T
+from mjsim.report.answers import answers_section
 
 
 @dataclass
@@ -137,7 +138,9 @@ def _run_tables(lf: pl.LazyFrame, label: str, loss_thresholds, family: str | Non
     }
 
 
-def report_tables(runs: list[Run], loss_thresholds=T.LOSS_THRESHOLDS, progress=None) -> dict[str, pd.DataFrame]:
+def report_tables(
+    runs: list[Run], loss_thresholds=T.LOSS_THRESHOLDS, progress=None, comparisons: list[list[str]] | None = None
+) -> dict[str, pd.DataFrame]:
     """Every table of the report, the runs stacked (columns: see :mod:`mjsim.report.tables`).
 
     ``progress``: a :class:`mjsim.progress.Progress` advanced by one per run and table
@@ -148,7 +151,8 @@ def report_tables(runs: list[Run], loss_thresholds=T.LOSS_THRESHOLDS, progress=N
     horses), liability, xz_overview, xz_order, xz_rules (the runs of the
     血战 family only), sht_overview, sht_values, sht_money (the runs of the
     水头 family only), compare (only with several runs: differences to the
-    first run, paired where the runs hold the same hands).
+    first run of each comparison group — ``comparisons``, lists of run labels,
+    default all runs in one — paired where the runs hold the same hands).
     """
     tables: dict[str, list] = {k: [] for k in TABLES}
     bar = progress or Progress(0, enabled=False)
@@ -159,8 +163,14 @@ def report_tables(runs: list[Run], loss_thresholds=T.LOSS_THRESHOLDS, progress=N
     out = {k: _concat(v) for k, v in tables.items()}
     if not out["horses"].empty:
         out["spread"] = _concat(T.spread_table(r.hands, r.label) for r in runs)
-    if len(runs) > 1:
-        out["compare"] = T.compare_runs({r.label: r.hands for r in runs})
+    by_label = {r.label: r for r in runs}
+    comparisons = comparisons or [[r.label for r in runs]]
+    unknown = [label for group in comparisons for label in group if label not in by_label]
+    if unknown:
+        raise ValueError(f"comparison groups name runs that are not in the report: {unknown}")
+    compared = [T.compare_runs({label: by_label[label].hands for label in group})
+                for group in comparisons if len(group) > 1]  # fmt: skip
+    out["compare"] = _concat(compared)
     return out
 
 
@@ -428,10 +438,11 @@ def _offset_table(seats: pd.DataFrame) -> str:
 def report_sections(runs: list[Run], tables, figs) -> list[dict]:
     """The sections of the page (see :func:`mjsim.report.html.render_html`)."""
     sections = [_runs_section(runs, tables)]
-    if len(runs) > 1:
+    if not tables["compare"].empty:
+        references = ", ".join(dict.fromkeys(tables["compare"]["reference"]))
         sections.append({"heading": "Comparison", "intro": (
-            f"Each run against {runs[0].label}: mean net, win rate and deal-in rate by role."),
-            "parts": _compare_parts(tables, figs)})  # fmt: skip
+            f"Each run against the first run of its comparison group ({references}): mean net, win rate and "
+            "deal-in rate by role."), "parts": _compare_parts(tables, figs)})  # fmt: skip
     sections += [
         {"heading": "Payout distribution", "intro": (
             "How much one seat wins or loses in a single hand, dealer and non-dealers apart: the probability of "
@@ -494,22 +505,27 @@ def table_section(heading: str, intro: str, frame, formats: dict | None = None, 
 
 def write_report(
     run_dirs, out_path, title: str | None = None, labels=None, allow_partial: bool = False,
-    extra_sections: list[dict] | None = None,
+    extra_sections: list[dict] | None = None, comparisons: list[list[str]] | None = None, questions=None,
 ) -> Path:  # fmt: skip
     """Write the HTML report of ``run_dirs`` to ``out_path`` (parents created); return its path.
 
     ``labels`` name the runs (default: ruleset names, told apart by their
     differing options); ``title`` heads the page (default: the labels);
-    ``extra_sections`` (:func:`table_section`) follow the description of the runs.
+    ``extra_sections`` (:func:`table_section`) follow the description of the runs;
+    ``comparisons``: lists of run labels, each run compared with the first of its list (default: all with
+    the first run);
+    ``questions`` (answered :class:`mjsim.analysis.verdict.Question`) open the page, verdict first.
     """
     runs = load_runs(run_dirs, labels, allow_partial)
     with Progress(len(runs) * len(PER_RUN_TABLES) + 2, label="report steps") as bar:
-        tables = report_tables(runs, progress=bar)
+        tables = report_tables(runs, progress=bar, comparisons=comparisons)
         figs = report_figures(tables)
         bar.update(1)
         title = title or "mjsim report: " + " vs ".join(r.label for r in runs)
         sections = report_sections(runs, tables, figs)
         sections[1:1] = list(extra_sections or [])
+        if questions:
+            sections.insert(0, answers_section(questions))
         page = H.render_html(title, sections)
         bar.update(1)
     for fig in figs.values():
