@@ -235,7 +235,8 @@ def _cmd_compare(args) -> None:
 def _compare_panel(args) -> None:
     """``compare --panel``: every variant played by each member of a policy panel (and a mixed table)."""
     from mjsim.analysis.panel import format_panel, load_panel, panel_effects, run_panel
-    from mjsim.analysis.variants import build_variants, check_targets, seating_suffixes, seatings
+    from mjsim.analysis.variants import build_variants, check_targets, comparison_groups, seating_suffixes, seatings
+    from mjsim.analysis.verdict import format_answers, panel_questions
     from mjsim.report import write_report
     from mjsim.report.build import table_section
 
@@ -257,6 +258,9 @@ def _compare_panel(args) -> None:
     effects = panel_effects(results)
     print(format_panel(effects))
     effects.write_csv(out / "panel.csv")
+    questions = panel_questions(results, "mixed")
+    if questions:
+        print("\nthe questions, answered at the mixed table:\n" + format_answers(questions))
     mixed = [e for e in results["mixed"] if e["seating"] == 0]
     section = table_section(
         "Policy panel", f"Each rule effect (mean net per hand against the first variant, paired) for every player "
@@ -266,7 +270,8 @@ def _compare_panel(args) -> None:
     )  # fmt: skip
     report = write_report(
         [e["path"] for e in mixed], args.report or out / "report.html", title=args.title or "mjsim panel comparison",
-        labels=[e["label"] for e in mixed], extra_sections=[section],
+        labels=[e["label"] for e in mixed], extra_sections=[section], comparisons=comparison_groups(results["mixed"]),
+        questions=questions,
     )  # fmt: skip
     print(f"panel -> {out / 'panel.csv'}; report (the mixed table's runs) -> {report}")
 

@@ -37,6 +37,7 @@ class Question:
     session_length: int = 0
     hands: int = 0
     paired: bool = False
+    across: str = ""  # with a policy panel: whether the answer holds for every player type
 
     @property
     def by_name(self) -> dict[str, Change]:
@@ -232,6 +233,8 @@ def answer_text(q: Question) -> list[str]:
         )
     if same:
         lines.append("Unchanged in every hand: " + ", ".join(same) + ".")
+    if q.across:
+        lines.append(q.across)
     lines.append(advice(q))
     return lines
 
@@ -257,6 +260,16 @@ def holds_for_all(answers: dict[str, Question], measures=("sd_hand", "dealer_edg
         else:
             out.append(f"{words[name]}: not resolved for any player type")
     return "Across player types — " + "; ".join(out) + "."
+
+
+def panel_questions(results: dict[str, list[dict]], main: str) -> list[Question]:
+    """The questions answered on the ``main`` table of a panel run (``results``: entries per table), each
+    saying whether its answer holds for every other table's player type."""
+    answered = {table: [answer(q) for q in questions_from_entries(entries)] for table, entries in results.items()}
+    members = [t for t in answered if t != main]
+    for i, q in enumerate(answered[main]):
+        q.across = holds_for_all({t: answered[t][i] for t in members})
+    return answered[main]
 
 
 def _up(c: Change) -> bool:
@@ -292,5 +305,5 @@ def format_answers(questions: list[Question]) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["Question", "advice", "answer", "answer_text", "format_answers", "holds_for_all", "question_title",
+__all__ = ["Question", "advice", "answer", "answer_text", "format_answers", "holds_for_all", "panel_questions", "question_title",
            "questions_from_entries", "short_verdict"]  # fmt: skip

@@ -275,16 +275,17 @@ def _compare_parts(tables, figs) -> list[str]:
     if table.empty:
         return []
     view = pd.DataFrame({
-        "run": table["label"], "role": table["group"], "metric": table["metric"].str.replace("_", " "),
+        "run": table["label"], "against": table["reference"], "role": table["group"],
+        "metric": table["metric"].str.replace("_", " "),
         "estimate [95% CI]": table.apply(lambda r: H.fmt_interval(r["estimate"], r["lo"], r["hi"]), axis=1),
         "difference to reference ± 95% CI": table.apply(
             lambda r: "reference" if pd.isna(r["diff"]) else H.fmt_ci(r["diff"], r["diff_lo"], r["diff_hi"], 4, True),
             axis=1),
         "paired": table["paired"].map(lambda p: "" if pd.isna(p) else ("yes" if p else "no")),
     })  # fmt: skip
-    caption = ("Difference of each run to the first, with its 95% CI: paired hand by hand where the runs hold "
-               "the same hands (same seed), else unpaired.")  # fmt: skip
-    return [H.figure_html(figs["compare"], caption, "compare"), H.frame_html(view, "compare", label_columns=3)]
+    caption = ("Difference of each run to the first of its group, with its 95% CI: paired hand by hand where the "
+               "runs hold the same hands (same seed), else unpaired.")  # fmt: skip
+    return [H.figure_html(figs["compare"], caption, "compare"), H.frame_html(view, "compare", label_columns=4)]
 
 
 def _risk_parts(tables) -> list[str]:
