@@ -132,7 +132,7 @@ def test_unpaired_runs_are_not_paired():
     other = dict(INFO_CAP3, seed=2)
     q = answer_frames(Question("a", "b", [], []), lf, lf, INFO_CAP3, other)
     assert not q.paired and "changed_rate" not in q.by_name
-    assert "simulated on other walls (unpaired)" in answer_text(q)[1]
+    assert "simulated on other walls, unpaired" in answer_text(q)[1]
 
 
 def test_paired_runs_must_hold_the_same_sessions():

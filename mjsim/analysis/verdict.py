@@ -183,17 +183,19 @@ def advice(q: Question) -> str:
     """Which of the two rulesets a house should pick for small swings and for even seats, from resolved
     changes only; or that the sample cannot tell them apart, and how many hands would."""
     c = q.by_name
-    parts = []
+    choices = {}
     spread = c.get("sd_hand")
     if spread is not None and spread.resolved:
-        calmer = q.reference if spread.estimate > 1 else q.alternative
-        parts.append(f"for smaller swings choose {calmer}")
+        choices["smaller swings"] = q.reference if spread.estimate > 1 else q.alternative
     edge = c.get("dealer_edge")
     if edge is not None and edge.resolved:
-        even = q.reference if abs(edge.reference) < abs(edge.alternative) else q.alternative
-        parts.append(f"for a smaller dealer's edge choose {even}")
-    if parts:
-        return "For a house: " + "; ".join(parts) + "."
+        choices["a smaller dealer's edge"] = (
+            q.reference if abs(edge.reference) < abs(edge.alternative) else q.alternative
+        )
+    if len(set(choices.values())) == 1:
+        return f"For a house: for {' and '.join(choices)} choose {next(iter(choices.values()))}."
+    if choices:
+        return "For a house: " + "; ".join(f"for {goal} choose {pick}" for goal, pick in choices.items()) + "."
     needed = [x.hands_needed for x in (spread, edge) if x is not None and x.hands_needed]
     tell = f"; {_hands(min(needed))} each would" if needed else ""
     return f"For a house: these {q.hands:,} hands cannot tell the two apart on swings or the dealer's edge{tell}."
@@ -203,7 +205,7 @@ def answer_text(q: Question) -> list[str]:
     """The answer as sentences: the short verdict, what changed, what is unchanged, what is untold."""
     c = q.by_name
     how = ("the same hands re-settled" if q.method == "re-settled"
-           else "simulated on the same walls (paired)" if q.paired else "simulated on other walls (unpaired)")  # fmt: skip
+           else "simulated on the same walls, paired" if q.paired else "simulated on other walls, unpaired")  # fmt: skip
     lines = [short_verdict(q)]
     fired = c.get("changed_rate")
     moved, untold, same = [], [], []
@@ -219,7 +221,8 @@ def answer_text(q: Question) -> list[str]:
             untold.append((x, clause(q, x)))
     first = f"On {q.hands:,} hands ({how})"
     if fired is not None:
-        first += f", the change alters the payments of {_pct(fired.estimate)} of hands" + (
+        what = "the change alters the payments of" if q.method == "re-settled" else "the payments differ in"
+        first += f", {what} {_pct(fired.estimate)} of hands" + (
             f" [{_pct(fired.ci_low)}, {_pct(fired.ci_high)}]" if fired.estimate > 0 else "")  # fmt: skip
     lines.append(first + ".")
     if moved:
