@@ -172,3 +172,22 @@ def test_panel_answer_holds_for_every_player_type_or_says_where_it_differs():
     assert "depends on the players (up for efficiency; down for value)" in split
     partial = holds_for_all({"efficiency": _question(1.5, 1.2, 1.8), "value": _question(1.0, 0.9, 1.1)}, ("sd_hand",))
     assert "up for efficiency; not resolved for value" in partial
+
+
+def test_answers_figure_shows_every_question_on_a_ratio_axis_around_one():
+    from mjsim.report.answers import answers_figure
+
+    ref = hand_log(NETS, DEALERS, SESSIONS)
+    doubled = hand_log([[2 * x for x in r] for r in NETS], DEALERS, SESSIONS)
+    questions = [answer_frames(Question("a", f"b{i}", [], []), ref, doubled, INFO_CAP3, INFO_CAP3) for i in range(2)]
+    fig = answers_figure(questions)
+    left, right = fig.axes
+    assert left.get_xscale() == "log"
+    assert [t.get_text() for t in left.get_yticklabels()][:3] == [
+        "Q1 per hand",
+        "Q1 per session",
+        "Q1 dealer, per hand",
+    ]
+    assert [t.get_text() for t in right.get_yticklabels()] == ["Q1", "Q2"]
+    fig.canvas.draw()
+    assert right.xaxis.get_offset_text().get_text() == ""

@@ -60,7 +60,12 @@ def measures_rows(q: Question) -> list[dict]:
 
 def answers_section(questions: list[Question]) -> dict:
     """The report section answering every question (see :mod:`mjsim.analysis.verdict`)."""
-    parts = []
+    figure = answers_figure(questions)
+    parts = [H.figure_html(figure, (
+        "Every question at a glance. Left: how the alternative multiplies the spread (sd) of one seat's net per "
+        "hand, over a session, and of the dealer's net per hand, log axis; right: how it moves the dealer's edge, "
+        "with both runs' values above the point. 95% intervals from the paired session bootstrap."), "answers")]  # fmt: skip
+    figure.clear()
     for i, q in enumerate(questions, 1):
         parts.append(H.heading(f"Q{i}. {q.title}"))
         text = answer_text(q)
@@ -79,3 +84,61 @@ def answers_section(questions: list[Question]) -> dict:
         ),
         "parts": parts,
     }
+
+
+SPREAD_MEASURES = (("sd_hand", "per hand"), ("sd_session", "per session"), ("sd_dealer", "dealer, per hand"))
+
+
+def answers_figure(questions: list[Question]):
+    """Each question at a glance: left, how it multiplies the spread of a result (per hand, per session,
+    the dealer's per hand), on a log axis around 1; right, the dealer's edge in both runs. 95% intervals."""
+    from matplotlib.figure import Figure
+
+    rows = len(questions)
+    fig = Figure(figsize=(11, 1.2 + 1.1 * rows), layout="constrained")
+    left, right = fig.subplots(1, 2, width_ratios=(3, 2))
+    ticks, labels = [], []
+    for i, q in enumerate(questions):
+        y0 = (rows - 1 - i) * 4
+        for j, (name, what) in enumerate(SPREAD_MEASURES):
+            c = q.by_name.get(name)
+            if c is None or c.kind != "ratio":
+                continue
+            y = y0 + 2 - j
+            left.errorbar([c.estimate], [y], xerr=[[c.estimate - c.ci_low], [c.ci_high - c.estimate]], fmt="o",
+                          color=("#2c7fb8", "#1b9e77", "#c0392b")[j], capsize=3)  # fmt: skip
+            ticks.append(y)
+            labels.append(f"Q{i + 1} {what}")
+        edge = q.by_name.get("dealer_edge")
+        if edge is not None:
+            right.errorbar([edge.estimate], [y0 + 1], xerr=[[edge.estimate - edge.ci_low], [edge.ci_high - edge.estimate]],
+                           fmt="o", color="#7570b3", capsize=3)  # fmt: skip
+            right.annotate(f"{edge.reference:+.2f} -> {edge.alternative:+.2f}", (edge.estimate, y0 + 1),
+                           xytext=(0, 7), textcoords="offset points", ha="center", fontsize=8)  # fmt: skip
+    left.axvline(1.0, color="#555555", lw=1)
+    left.set_xscale("log")
+    left.xaxis.set_major_formatter(_ratio_formatter())
+    left.xaxis.set_minor_formatter(_ratio_formatter(minor=True))
+    left.set_yticks(ticks, labels)
+    left.set_xlabel("sd of net, alternative / reference, 95% interval")
+    left.set_title("Swings: x alternative / reference (x1 = no change)", fontsize=11)
+    right.axvline(0.0, color="#555555", lw=1)
+    right.set_yticks([(rows - 1 - i) * 4 + 1 for i in range(rows)], [f"Q{i + 1}" for i in range(rows)])
+    right.set_ylim(left.get_ylim())
+    right.set_xlabel("change, points a hand, 95% interval")
+    right.set_title("Dealer's edge: change (0 = none)", fontsize=11)
+    right.ticklabel_format(axis="x", useOffset=False, style="plain")
+    return fig
+
+
+def _ratio_formatter(minor: bool = False):
+    from matplotlib.ticker import FuncFormatter
+
+    shown = {0.5, 0.7, 1.5, 2, 3, 5, 7} if minor else None
+
+    def text(x, _pos):
+        if minor and round(x, 2) not in shown:
+            return ""
+        return f"x{x:g}"
+
+    return FuncFormatter(text)
