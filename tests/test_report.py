@@ -230,7 +230,12 @@ def test_fmt_ci():
     assert H.fmt_ci(0.25, 0.2, 0.3) == "0.2500 ± 0.0500"
     assert H.fmt_ci(-0.5, -0.75, -0.25, digits=3, sign=True) == "-0.500 ± 0.250"
     assert H.fmt_ci(float("nan"), 0, 1) == "n/a"
-    assert H.fmt_ci(48.0, float("nan"), float("nan"), digits=2) == "48.00"  # one observation: no '± nan'
+    # one cluster: no interval, and never '± nan'
+    assert H.fmt_ci(4.0, float("nan"), float("nan"), digits=2) == "4.00 (one cluster: no interval)"
+    assert H.fmt_ci(4.0, None, 5.0, digits=2, sign=True) == "+4.00 (one cluster: no interval)"
+    assert "nan" not in H.fmt_ci(4.0, float("-inf"), float("inf"), digits=2)
+    assert H.fmt_interval(0.25, float("nan"), float("nan")) == "0.2500 (one cluster: no interval)"
+    assert H.fmt_interval(float("nan"), 0.1, 0.2) == "n/a"
 
 
 def test_wilson_interval():
