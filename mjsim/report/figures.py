@@ -178,7 +178,7 @@ def symlog_ticks(axis, least: float, most: float, linear: float) -> list[float]:
     span = where(most) - where(least)
     ticks = [least, most]
     for tick in sorted(candidates, key=abs):
-        if least <= tick <= most and all(abs(where(tick) - where(t)) > 0.07 * span for t in ticks):
+        if least <= tick <= most and all(abs(where(tick) - where(t)) > 0.09 * span for t in ticks):
             ticks.append(tick)
     return sorted(ticks)
 
@@ -275,7 +275,7 @@ def wrap(text: str, width: int = 60) -> str:
 
 def suptitle(fig: Figure, text: str, table: pd.DataFrame) -> None:
     """The figure title: what is drawn and its interval, then the hand counts on a second line."""
-    width = int(fig.get_figwidth() * 13)
+    width = int(fig.get_figwidth() * 11)  # characters of 11 pt a line holds
     fig.suptitle(wrap(f"{text}\n{hands_text(table)}", width), fontsize=11)
 
 
@@ -342,12 +342,15 @@ def payout_figure(table, clip: float = 0.005, max_bars: int = 60) -> Figure:
         step = next(s for s in BIN_WIDTHS if (hi - lo + 1) / s <= max_bars)
         width = 0.8 * step / max(len(roles), 1)
         mass, cdf = sub.subplots(1, 2)
+        tallest = 0.0
         for i, role in enumerate(roles):
             r = part[part["role"] == role].sort_values("net")
             n = int(r["count"].sum())
             c = ROLE_COLOURS.get(role, colour(i))
             bins = r.groupby(r["net"] // step * step)["count"].sum()  # bin [k·step, (k+1)·step - 1]
-            mass.bar(bins.index + (step - 1) / 2 + (i - (len(roles) - 1) / 2) * width, bins / n, width=width,
+            shares = bins / n
+            tallest = max(tallest, shares[(bins.index >= lo - step) & (bins.index <= hi)].max())
+            mass.bar(bins.index + (step - 1) / 2 + (i - (len(roles) - 1) / 2) * width, shares, width=width,
                      color=c, label=f"{term(role)} ({n:,} seat-hands)")  # fmt: skip
             cdf.step(r["net"], r["count"].cumsum() / n, where="post", color=c, lw=1.5, label=term(role))
         mass.set_xlim(lo // step * step - 0.5, hi // step * step + step - 0.5)
@@ -356,6 +359,7 @@ def payout_figure(table, clip: float = 0.005, max_bars: int = 60) -> Figure:
         mass.set_title("probability of each net (clipped)" if step == 1 else
                        f"probability of the net, in bins of {step} points (clipped)", fontsize=9.5)  # fmt: skip
         mass.set_ylabel("share of seat-hands")
+        mass.set_ylim(0, 1.3 * tallest)  # room for the legend above the bars
         integer_axis(mass.xaxis)
         linear = max(abs(lo), abs(hi), 1)
         least, most = pooled.index.min(), pooled.index.max()
@@ -371,7 +375,7 @@ def payout_figure(table, clip: float = 0.005, max_bars: int = 60) -> Figure:
         cdf.set_title(wrap(f"cumulative: share of seat-hands at or below x\n({scale})", 70), fontsize=9.5)
         cdf.set_ylabel("P(net <= x)")
         cdf.set_ylim(0, 1.02)
-        mass.legend(fontsize=8.5, loc="best")
+        mass.legend(fontsize=8.5, loc="upper right")
         cdf.legend(fontsize=8.5, loc="upper left")
         for ax in (mass, cdf):
             ax.set_xlabel("net of one seat in one hand (points)")
@@ -454,24 +458,29 @@ def pattern_figure(table, top: int = 14, same_hands: dict | None = None) -> Figu
     runs = [group[0] for group in merged]
     shown = t[t["run"].astype(str).isin(runs)]
     order = shown.groupby("pattern")["rate"].max().sort_values(ascending=False).index[:top].tolist()
-    fig = _figure(1.6 + 0.24 * max(len(order), 1) * len(runs) + 0.35 * len(runs))
+    parts = {run: shown[shown["run"].astype(str) == run].set_index("pattern") for run in runs}
+    # one slot per (pattern, run having it), top to bottom: runs of other rulesets leave no gaps
+    slots = [(pattern, i) for pattern in order for i, run in enumerate(runs) if pattern in parts[run].index]
+    gap = 0.5  # between patterns, in slots
+    where, y, previous = {}, 0.0, None
+    for pattern, i in slots:
+        y -= 1 + (gap if previous not in (None, pattern) else 0)
+        where[(pattern, i)], previous = y, pattern
+    fig = _figure(1.6 + 0.22 * len(slots) + 0.12 * len(order) + 0.35 * len(runs))
     ax = fig.subplots()
-    height = 0.8 / len(runs)
-    y = np.arange(len(order))[::-1]
     for i, group in enumerate(merged):
         run = group[0]
-        part = shown[shown["run"].astype(str) == run].set_index("pattern").reindex(order)
-        present = part["rate"].notna().to_numpy()
-        ys = y[present] + ((len(runs) - 1) / 2 - i) * height
-        p = part[present]
+        p = parts[run].reindex([pattern for pattern in order if (pattern, i) in where])
+        ys = [where[(pattern, i)] for pattern in p.index]
         wins = int(t.loc[t["run"].astype(str) == run, "wins"].iloc[0])
         label = wrap(f"{run} ({hands_of(t, run):,} hands, {wins:,} wins) {merged_label(group, same_hands, 'patterns')}",
                      70)  # fmt: skip
-        ax.barh(ys, p["rate"], height=height, color=colour(i), xerr=_errors(p["rate"], p["lo"], p["hi"]),
+        ax.barh(ys, p["rate"], height=0.8, color=colour(i), xerr=_errors(p["rate"], p["lo"], p["hi"]),
                 error_kw={"lw": 0.8, "capsize": 2}, label=label)  # fmt: skip
         for yy, hi, count in zip(ys, p["hi"], p["count"], strict=True):
             ax.annotate(f"{int(count):,}", (hi, yy), xytext=(3, 0), textcoords="offset points", va="center",
                         fontsize=7.5)  # fmt: skip
+    y = [np.mean([where[s] for s in where if s[0] == pattern]) for pattern in order]
     ax.set_yticks(y, order, fontsize=9)
     ax.set_xlabel("share of wins with the pattern")
     ax.set_xlim(0, 1.06)
@@ -680,7 +689,7 @@ def compare_figure(table) -> Figure:
     else:
         counts = "; ".join(f"{label}: {n:,} hands" for label, n in zip(table_labels(whole), hands, strict=True))
     fig.suptitle(wrap(f"Difference to {ref} (95% CI; filled: paired on the same hands, hollow: unpaired)\n{counts}",
-                      int(fig.get_figwidth() * 13)), fontsize=11)  # fmt: skip
+                      int(fig.get_figwidth() * 11)), fontsize=11)  # fmt: skip
     return fig
 
 
