@@ -296,6 +296,13 @@ def _panels(fig: Figure, n: int, **kwargs) -> list:
     return list(axes[:n])
 
 
+def _alike(spans) -> bool:
+    """Whether panels of these data spans share one y scale: where no span is over 4 times another (variants
+    of one ruleset), so that bars and bands compare across panels; a run of larger stakes would flatten the
+    others."""
+    return min(spans) > 0 and max(spans) / min(spans) <= 4
+
+
 def _errors(values, lo, hi) -> np.ndarray:
     values, lo, hi = (np.asarray(x, dtype=float) for x in (values, lo, hi))
     return np.nan_to_num(np.vstack([values - lo, hi - values]).clip(min=0))
@@ -395,14 +402,16 @@ def fan_chart_figure(table) -> Figure:
     q25, q50, q75, q95, hands; optionally ``group`` (e.g. the policy).  With
     one group per run the 5-95% and 25-75% bands and the median are drawn;
     with several, each group's 25-75% band and median.  One axes per run, two
-    to a row, sharing the y axis.
+    to a row, sharing the y axis where the runs' scales are alike.
     """
     t = to_pandas(table)
     runs = runs_of(t)
     if "group" not in t:
         t["group"] = "all seats"
     fig = _figure(3.9 * math.ceil(len(runs) / 2) + 0.8)
-    axes = _panels(fig, len(runs), sharey=True)
+    spans = [np.nanmax(np.abs(t.loc[t["run"].astype(str) == run, ["q05", "q95"]].to_numpy(dtype=float)), initial=0)
+             for run in runs]  # fmt: skip
+    axes = _panels(fig, len(runs), sharey=_alike(spans))
     several = False
     for k, (ax, run) in enumerate(zip(axes, runs, strict=True)):
         part = t[t["run"].astype(str) == run]
@@ -501,7 +510,8 @@ def component_figure(table) -> Figure:
 
     ``table``: run, role, component, mean, lo, hi, hands; optionally
     ``present`` (False: the component is zero in every hand of the run, and
-    is left out; the axes title names it).  One axes per run, two to a row.
+    is left out; the axes title names it).  One axes per run, two to a row,
+    sharing the y axis where the runs' scales are alike.
     """
     t = to_pandas(table)
     runs = runs_of(t)
@@ -510,9 +520,7 @@ def component_figure(table) -> Figure:
     fig = _figure(3.9 * math.ceil(len(runs) / 2) + 0.8)
     spans = [np.nanmax(np.abs(t.loc[t["run"].astype(str) == run, ["lo", "hi"]].to_numpy(dtype=float)), initial=0)
              for run in runs]  # fmt: skip
-    # one y scale where the runs' scales are alike (variants of one ruleset), so that bars compare across panels
-    alike = min(spans) > 0 and max(spans) / min(spans) <= 4
-    axes = _panels(fig, len(runs), sharey=alike)
+    axes = _panels(fig, len(runs), sharey=_alike(spans))
     for ax, run in zip(axes, runs, strict=True):
         part = t[t["run"].astype(str) == run]
         components = list(dict.fromkeys(part["component"]))
@@ -639,7 +647,7 @@ def fan_figure(table, unit: str = "fan", same_hands: dict | None = None) -> Figu
     ax.set_xticks(x, [str(int(v)) for v in values])
     ax.set_xlabel(f"{unit} of the win (after bonuses, raises and cap)")
     ax.set_ylabel("share of wins")
-    ax.legend(fontsize=8.5)
+    fig.legend(fontsize=8.5, loc="outside lower center", ncols=min(len(runs), 2))  # below: bars fill the axes
     drawn_once = f"; runs with identical {unit} drawn once" if len(runs) < len(runs_of(t)) else ""
     suptitle(fig, f"{unit.capitalize()} per win (Wilson 95% interval){drawn_once}", t)
     return fig
