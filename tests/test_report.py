@@ -4,13 +4,18 @@ from __future__ import annotations
 
 import base64
 import re
+import warnings
 from html import unescape
 from html.parser import HTMLParser
 
+import matplotlib as mpl
 import numpy as np
 import pandas as pd
 import polars as pl
 import pytest
+from matplotlib import font_manager
+from matplotlib.text import Text
+from matplotlib.ticker import MaxNLocator, ScalarFormatter
 
 import mjsim
 from mjsim.analysis import metrics, rule_table, run_summary, shuitou_dealer_edge_table, split_table
@@ -19,6 +24,7 @@ from mjsim.report import figures as F
 from mjsim.report import html as H
 from mjsim.report import load_runs, report_tables, write_report
 from mjsim.report import tables as T
+from mjsim.report.build import _liability_parts
 from mjsim.sim.parallel import RunSpec, simulate
 
 
@@ -226,11 +232,171 @@ def test_png_data_uri_is_a_png():
     assert base64.b64decode(uri.split(",", 1)[1])[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+# --------------------------------------------------------------------------- what every figure gets
+
+
+def _tick_texts(axis) -> list[str]:
+    return [t.get_text() for t in axis.get_ticklabels() if t.get_text()]
+
+
+def _number(text: str) -> float:
+    return float(text.replace("\N{MINUS SIGN}", "-").replace(",", ""))
+
+
+def _plain_ticks(fig) -> None:
+    """No numeric axis of ``fig`` shows an offset or scientific notation."""
+    fig.draw_without_rendering()
+    for ax in fig.axes:
+        for axis in (ax.xaxis, ax.yaxis):
+            if isinstance(axis.get_major_formatter(), ScalarFormatter):
+                assert axis.get_major_formatter().get_offset() == ""
+                assert not any("e" in t for t in _tick_texts(axis)), _tick_texts(axis)
+
+
+def _heavy_tail(run="h"):
+    """997 seat-hands between -7 and +12, one at -512 and two at +1536 (0.3% beyond the bulk)."""
+    nets = list(range(-7, 13))
+    counts = [50] * 19 + [47]
+    rows = [{"net": n, "count": c} for n, c in zip(nets, counts, strict=True)]
+    rows += [{"net": -512, "count": 1}, {"net": 1536, "count": 2}]
+    return pd.DataFrame(rows).assign(run=run, role="non-dealer", hands=250).sort_values("net")
+
+
+def test_payout_figure_states_the_clipped_tail():
+    fig = F.payout_figure(_heavy_tail())
+    mass, cdf = fig.axes
+    texts = " ".join(t.get_text().replace("\n", " ") for t in fig.findobj(Text))
+    assert "x clipped at the 0.5% and 99.5% quantiles (-7 to +12)" in texts
+    assert "0.3% of seat-hands lie beyond, down to -512 and up to +1,536" in texts
+    assert mass.get_xlim() == (-7.5, 12.5)
+    assert cdf.get_xscale() == "symlog" and cdf.get_xlim() == (-512, 1536)  # the CDF shows every net
+    ends = [_number(t) for t in _tick_texts(cdf.xaxis)]
+    assert ends[0] == -512 and ends[-1] == 1536
+    # nothing beyond the quantiles: the full range, no clipping said
+    bulk = F.payout_figure(_heavy_tail().query("-100 < net < 100"))
+    texts = " ".join(t.get_text() for t in bulk.findobj(Text))
+    assert "full range -7 to +12" in texts and "clipped at" not in texts
+
+
+def test_money_ticks_are_whole_numbers_and_plain():
+    fig = F.payout_figure(_heavy_tail())
+    fig.draw_without_rendering()
+    mass = fig.axes[0]
+    assert isinstance(mass.xaxis.get_major_locator(), MaxNLocator)
+    ticks = [_number(t) for t in _tick_texts(mass.xaxis)]
+    assert len(ticks) >= 3 and all(t == int(t) and "." not in s for t, s in zip(ticks, _tick_texts(mass.xaxis),
+                                                                                strict=True))  # fmt: skip
+    _plain_ticks(fig)
+    hands = np.arange(1, 9)
+    paths = pd.DataFrame({"run": "s", "hand": hands, "paths": 40, "hands": 320, "q05": -7.5 * hands,
+                          "q25": -2.5 * hands, "q50": 0.0 * hands, "q75": 2.5 * hands, "q95": 7.5 * hands})  # fmt: skip
+    fan = F.fan_chart_figure(paths)
+    fan.draw_without_rendering()
+    for axis in (fan.axes[0].xaxis, fan.axes[0].yaxis):
+        assert all("." not in t for t in _tick_texts(axis)), _tick_texts(axis)
+    _plain_ticks(fan)
+
+
+def test_differences_at_rounding_error_get_no_offset():
+    """Re-settled variants hold the same hands: their win-rate differences are zero up to 1e-17."""
+    table = pd.DataFrame({
+        "label": ["ref", "ref", "x", "x"], "group": ["dealer", "non-dealer"] * 2, "metric": "win_rate",
+        "reference": "ref", "diff": [None, None, 1.3e-17, -0.9e-17], "paired": [None, None, True, True],
+        "hands": 400,
+    })  # fmt: skip
+    table["diff_lo"], table["diff_hi"] = table["diff"] - 2e-17, table["diff"] + 2e-17
+    fig = F.compare_figure(table)
+    _plain_ticks(fig)
+    ticks = [_number(t) for t in _tick_texts(fig.axes[0].xaxis)]
+    assert min(ticks) < -0.01 and max(ticks) > 0.01  # widened around zero, not zoomed into the noise
+
+
+def _patterns(run, counts, wins=100, hands=400):
+    table = pd.DataFrame({"run": run, "pattern": ["chicken", "all_chows", "self_draw"], "count": counts,
+                          "wins": wins, "hands": hands})  # fmt: skip
+    table["rate"] = table["count"] / wins
+    table["lo"], table["hi"] = T.wilson(table["count"], table["wins"])
+    return table
+
+
+def test_pattern_figure_draws_resettled_variants_once():
+    same = [60, 30, 20]
+    table = pd.concat([_patterns("cap=3", same), _patterns("cap=5", same), _patterns("cap=none", same),
+                       _patterns("other", [50, 40, 10])])  # fmt: skip
+    sources = {"cap=3": "/runs/a", "cap=5": "/runs/a", "cap=none": "/runs/a", "other": "/runs/b"}
+    fig = F.pattern_figure(table, same_hands=sources)
+    ax = fig.axes[0]
+    assert len(_bars(ax)) == 3 * 2  # three patterns, for two distinct tables
+    assert sorted(round(p.get_width(), 9) for p in _bars(ax)) == sorted([0.6, 0.3, 0.2, 0.5, 0.4, 0.1])
+    legend = [t.get_text().replace("\n", " ") for t in ax.get_legend().get_texts()]
+    assert legend[0].startswith("cap=3") and "(= cap=5, cap=none: same hands, same patterns)" in legend[0]
+    assert legend[1].startswith("other") and "=" not in legend[1]
+    assert "4,000" not in _title(fig) and "400 hands per run (4 runs)" in _title(fig)
+    # identical tables of runs not known to share their hands: drawn once, without saying 'same hands'
+    fig = F.pattern_figure(table[table["run"] != "other"])
+    [label] = [t.get_text().replace("\n", " ") for t in fig.axes[0].get_legend().get_texts()]
+    assert "(= cap=5, cap=none: same patterns)" in label and len(_bars(fig.axes[0])) == 3
+
+
+def _without_cjk(entries):
+    return [e for e in entries if not any(h in e.name for h in ("CJK", "Han", "WenQuanYi", "Hei", "Droid"))]
+
+
+def test_cjk_font_is_used_where_installed(monkeypatch):
+    real = _without_cjk(font_manager.fontManager.ttflist)
+    fake = font_manager.FontEntry(fname="/nowhere/NotoSansCJK-Regular.ttc", name="Noto Sans CJK SC")
+    monkeypatch.setattr(font_manager.fontManager, "ttflist", [*real, fake])
+    assert F.cjk_font() == "Noto Sans CJK SC"
+    assert F.term("dealer") == "dealer 庄家"
+    with F.figure_fonts():
+        assert list(mpl.rcParams["font.family"])[-1] == "Noto Sans CJK SC"  # the fallback for Chinese glyphs
+    fig = F.component_figure(_components())
+    assert [t.get_text() for t in fig.axes[0].get_legend().get_texts()] == ["dealer 庄家", "non-dealer 闲家"]
+    monkeypatch.setattr(font_manager.fontManager, "ttflist",
+                        [*real, font_manager.FontEntry(fname="/nowhere/wqy.ttc", name="WenQuanYi Zen Hei Sharp")])  # fmt: skip
+    assert F.cjk_font() == "WenQuanYi Zen Hei Sharp"
+
+
+def test_without_a_cjk_font_chinese_is_put_in_english(monkeypatch):
+    monkeypatch.setattr(font_manager.fontManager, "ttflist", _without_cjk(font_manager.fontManager.ttflist))
+    assert F.cjk_font() is None
+    assert F.term("dealer") == "dealer"
+    assert F.drawable("查花猪 (XZ-E1)") == "flower pig check (XZ-E1)"
+    table = _components().assign(role=lambda t: t["role"].map({"dealer": "庄家", "non-dealer": "闲家"}))
+    table["run"] = "鸡平胡 庄家"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a missing glyph warns
+        fig = F.component_figure(table)
+        F.png_bytes(fig, dpi=30)
+    assert [t.get_text() for t in fig.axes[0].get_legend().get_texts()] == ["dealer", "non-dealer"]
+    assert fig.axes[0].get_title().startswith("jipinghu dealer (321 hands)")
+    assert not any(re.search("[\u3400-\u9fff]", t.get_text()) for t in fig.findobj(Text))  # no Chinese left
+
+
+def test_a_missing_interval_never_reads_nan():
+    liability = pd.DataFrame({
+        "run": ["r"], "rule": ["包自摸"], "liable_role": ["dealer"], "firings": [1], "rate": [0.0025],
+        "rate_lo": [0.0004], "rate_hi": [0.014], "paid_mean": [4.0], "paid_mean_lo": [np.nan],
+        "paid_mean_hi": [np.nan], "paid_per_hand": [0.01], "paid_per_hand_lo": [np.nan],
+        "paid_per_hand_hi": [np.nan], "hands": [400],
+    })  # fmt: skip
+    [table] = _liability_parts({"liability": liability})
+    [(_, rows)] = _parse(table)
+    row = dict(zip(rows[0], rows[1], strict=True))
+    assert row["paid per firing ± 95% CI"] == "4.00 (one cluster: no interval)"
+    assert "nan" not in table.lower()
+
+
 def test_fmt_ci():
     assert H.fmt_ci(0.25, 0.2, 0.3) == "0.2500 ± 0.0500"
     assert H.fmt_ci(-0.5, -0.75, -0.25, digits=3, sign=True) == "-0.500 ± 0.250"
     assert H.fmt_ci(float("nan"), 0, 1) == "n/a"
-    assert H.fmt_ci(48.0, float("nan"), float("nan"), digits=2) == "48.00"  # one observation: no '± nan'
+    # one cluster: no interval, and never '± nan'
+    assert H.fmt_ci(4.0, float("nan"), float("nan"), digits=2) == "4.00 (one cluster: no interval)"
+    assert H.fmt_ci(4.0, None, 5.0, digits=2, sign=True) == "+4.00 (one cluster: no interval)"
+    assert "nan" not in H.fmt_ci(4.0, float("-inf"), float("inf"), digits=2)
+    assert H.fmt_interval(0.25, float("nan"), float("nan")) == "0.2500 (one cluster: no interval)"
+    assert H.fmt_interval(float("nan"), 0.1, 0.2) == "n/a"
 
 
 def test_wilson_interval():
@@ -390,7 +556,12 @@ def test_report_labels_given(runs, tmp_path):
 
 
 def test_report_tables_of_runs(runs):
-    tables = report_tables(load_runs([runs["jph"], runs["tdh"]]))
+    loaded = load_runs([runs["jph"], runs["tdh"]])
+    # as a re-settled run's run.json would say, with the source written relative to another directory
+    loaded[1].info |= {"method": "re-settled", "resettled_from": runs["jph"].name}
+    tables = report_tables(loaded)
+    assert list(tables["runs"]["hands_from"]) == [str(runs["jph"].resolve())] * 2
+    assert list(tables["runs"]["method"]) == ["simulated", "re-settled"]
     assert set(tables["seats"]["by"]) == {"role", "seat", "offset"}
     assert list(tables["horses"]["run"].unique()) == ["tuidaohu"]
     assert set(tables["spread"]["measure"]) == {"net", "net without horse"}

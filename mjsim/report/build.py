@@ -152,7 +152,9 @@ def report_tables(
     血战 family only), sht_overview, sht_values, sht_money (the runs of the
     水头 family only), compare (only with several runs: differences to the
     first run of each comparison group — ``comparisons``, lists of run labels,
-    default all runs in one — paired where the runs hold the same hands).
+    default all runs in one — paired where the runs hold the same hands), runs
+    (run, method, hands_from: the directory whose hands the run holds, its own
+    or the one it was re-settled from).
     """
     tables: dict[str, list] = {k: [] for k in TABLES}
     bar = progress or Progress(0, enabled=False)
@@ -171,6 +173,20 @@ def report_tables(
     compared = [T.compare_runs({label: by_label[label].hands for label in group})
                 for group in comparisons if len(group) > 1]  # fmt: skip
     out["compare"] = _concat(compared)
+
+    def hands_from(run: Run) -> str:
+        """The directory whose hands ``run`` holds: the one it was re-settled from, else its own."""
+        base = run.info.get("resettled_from") if run.info.get("method") == "re-settled" else None
+        if not base:
+            return str(run.directory.resolve())
+        base = Path(base)
+        if not base.is_absolute() and not base.exists():  # written relative to another working directory
+            base = run.directory.parent / base.name
+        return str(base.resolve())
+
+    out["runs"] = pd.DataFrame({"run": [r.label for r in runs],
+                                "method": [r.info.get("method", "simulated") for r in runs],
+                                "hands_from": [hands_from(r) for r in runs]})  # fmt: skip
     return out
 
 
@@ -179,8 +195,13 @@ NO_LIABILITY = "No hand of these runs had a liable seat (包): no liability paym
 
 
 def report_figures(tables: dict[str, pd.DataFrame]) -> dict[str, object]:
-    """Every figure of the report, drawn from ``tables`` (a note string where there is nothing to draw)."""
+    """Every figure of the report, drawn from ``tables`` (a note string where there is nothing to draw).
+
+    ``tables["runs"]`` (where given) tells which runs hold the same hands: runs of identical pattern or fan
+    tables are drawn once and said to be the same hands where they are."""
     figs: dict[str, object] = {}
+    runs = tables.get("runs")
+    same_hands = dict(zip(runs["run"], runs["hands_from"], strict=True)) if runs is not None else None
     figs["payouts"] = F.payout_figure(tables["payouts"])
     paths = tables["paths"]
     if paths.empty or paths["hand"].max() < 2:
@@ -188,9 +209,10 @@ def report_figures(tables: dict[str, pd.DataFrame]) -> dict[str, object]:
     else:
         figs["paths"] = F.fan_chart_figure(paths)
     patterns = tables["patterns"]
-    figs["patterns"] = F.pattern_figure(patterns) if not patterns.empty else "No winning hand in these runs."
+    figs["patterns"] = (F.pattern_figure(patterns, same_hands=same_hands) if not patterns.empty
+                        else "No winning hand in these runs.")  # fmt: skip
     fans = tables["fans"]
-    figs["fans"] = F.fan_figure(fans) if not fans.empty else "No winning hand in these runs."
+    figs["fans"] = F.fan_figure(fans, same_hands=same_hands) if not fans.empty else "No winning hand in these runs."
     figs["components"] = F.component_figure(tables["components"])
     seats = tables["seats"]
     figs["seats"] = F.seat_effects_figure(seats[seats["by"].isin(["offset", "seat"])])
@@ -449,7 +471,10 @@ def report_sections(runs: list[Run], tables, figs) -> list[dict]:
             "How much one seat wins or loses in a single hand, dealer and non-dealers apart: the probability of "
             "each net (left) and its cumulative distribution (right)."), "parts": [
             H.figure_html(figs["payouts"], "Empirical distribution of one seat's net per hand by role; "
-                          "no interval (the hand count is in the title).", "payouts")]},
+                          "no interval (the hand count is in the title). Left: clipped at the 0.5% and 99.5% "
+                          "quantiles, what lies beyond stated above each row; right: the full range, on a "
+                          "logarithmic scale beyond the clipped range where the tails reach further.",
+                          "payouts")]},
         {"heading": "Sessions", "intro": (
             "Each seat's running total over its session: the median path and the bands holding the middle 50% "
             "and 90% of seat paths after each hand."), "parts": [
@@ -459,9 +484,11 @@ def report_sections(runs: list[Run], tables, figs) -> list[dict]:
         {"heading": "Patterns and fan", "intro": "How often each scoring pattern or bonus is part of a winning "
          "hand, and how the fan of wins is distributed.", "parts": [
             H.figure_html(figs["patterns"], "Share of wins with each pattern, Wilson 95% interval (clustered by "
-                          "hand); the number at a bar's end is its count of wins.", "patterns"),
-            H.figure_html(figs["fans"], "Share of wins at each fan (units in 推倒胡), Wilson 95% interval.",
-                          "fans")]},
+                          "hand); the number at a bar's end is its count of wins. Runs with identical patterns "
+                          "(variants that settle the same hands otherwise) are drawn once, labelled with all of "
+                          "them.", "patterns"),
+            H.figure_html(figs["fans"], "Share of wins at each fan (units in 推倒胡), Wilson 95% interval; runs "
+                          "with identical fan counts drawn once.", "fans")]},
         {"heading": "Where the money comes from", "intro": (
             "Mean net per seat per hand split into its components — win payments, kong payments, horses 买马, "
             "liability 包, penalties and (水头) the non-winners' base settlement — for the dealer and the non-dealers. Components that are zero in every "

@@ -10,6 +10,7 @@ refers to another file, so the page can be mailed or archived as it is.
 from __future__ import annotations
 
 import datetime as _dt
+import math
 from html import escape
 
 import pandas as pd
@@ -24,30 +25,38 @@ h3 { margin-bottom: 0.3em; }
 table { border-collapse: collapse; margin: 0.6em 0 1.2em; font-size: 0.88em; }
 th, td { border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: right; }
 th { background: #f3f3f3; } td.label, th.label { text-align: left; }
-figure { margin: 1em 0 2em; } figure img { max-width: 100%; }
+figure { margin: 1em 0 2em; } figure img { max-width: 100%; height: auto; }
 figcaption { font-size: 0.88em; color: #555; max-width: 60em; }
 p.note { background: #f7f7ee; border-left: 4px solid #c9b458; padding: 0.4em 0.8em; }
 p.meta { color: #666; font-size: 0.9em; }
 """
 
 
+NO_INTERVAL = "(one cluster: no interval)"
+
+
+def _finite(*values) -> bool:
+    return all(v is not None and not pd.isna(v) and math.isfinite(v) for v in values)
+
+
 def fmt_ci(value: float, lo: float, hi: float, digits: int = 4, sign: bool = False) -> str:
-    """'0.2560 ± 0.0191': the estimate and the half-width of its 95% interval (the estimate alone where the
-    interval is missing, e.g. from one observation)."""
-    if value is None or pd.isna(value):
+    """'0.2560 ± 0.0191': the estimate and the half-width of its 95% interval; '4.00 (one cluster: no
+    interval)' where the interval is missing (a single hand or session), never '± nan'."""
+    if not _finite(value):
         return "n/a"
     head = f"{value:+.{digits}f}" if sign else f"{value:.{digits}f}"
-    if lo is None or hi is None or pd.isna(lo) or pd.isna(hi):
-        return head
+    if not _finite(lo, hi):
+        return f"{head} {NO_INTERVAL}"
     return f"{head} ± {(hi - lo) / 2:.{digits}f}"
 
 
 def fmt_interval(value: float, lo: float, hi: float, digits: int = 4) -> str:
-    """'0.2560 [0.2369, 0.2751]': the estimate and its 95% interval (for rates: Wilson, not symmetric)."""
-    if value is None or pd.isna(value):
+    """'0.2560 [0.2369, 0.2751]': the estimate and its 95% interval (for rates: Wilson, not symmetric);
+    the estimate and :data:`NO_INTERVAL` where the interval is missing, never '[nan, nan]'."""
+    if not _finite(value):
         return "n/a"
-    if pd.isna(lo) or pd.isna(hi):
-        return f"{value:.{digits}f}"
+    if not _finite(lo, hi):
+        return f"{value:.{digits}f} {NO_INTERVAL}"
     return f"{value:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
 
 
@@ -93,8 +102,10 @@ def figure_html(figure, caption: str, name: str) -> str:
         return ""
     if isinstance(figure, str):
         return f'<p class="note" data-figure="{escape(name)}">{escape(figure)}</p>'
+    width = round(figure.get_figwidth() * 100)  # CSS px: the figure's fonts at their size, however many dots
     return (
-        f'<figure data-figure="{escape(name)}"><img alt="{escape(name)}" src="{png_data_uri(figure)}">'
+        f'<figure data-figure="{escape(name)}"><img alt="{escape(name)}" width="{width}" '
+        f'src="{png_data_uri(figure)}">'
         f"<figcaption>{escape(caption)}</figcaption></figure>"
     )
 
