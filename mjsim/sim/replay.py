@@ -25,7 +25,7 @@ from mjsim.sim.records import allocate_records, rows_to_columns
 from mjsim.sim.rng import root_key
 from mjsim.sim.runner import _decide, seat_policies
 from mjsim.sim.scoring import scoring
-from mjsim.sim.state import allocate_state, engine_params, win_slots
+from mjsim.sim.state import COMPONENT_NAMES, allocate_state, engine_params, win_slots
 from mjsim.tiles import format_counts, tile_name
 
 WINDS = "东南西北"
@@ -199,18 +199,22 @@ def _outcome(record, ruleset) -> list[str]:
         *_horse_lines(record, ruleset, dealer),
         *_end_lines(record, ruleset, dealer),
         "",
-        *_transfer_lines(record, dealer),
+        *_transfer_lines(record, ruleset, dealer),
     ]
 
 
 def _win_lines(record, ruleset, dealer) -> list[str]:
     winners = record["winners"]
     if not winners:
-        return ["result: nobody won" + (", the wall ran out (exhaustive draw)" if record["exhausted"] else "")]
-    lines = ["result:" if len(winners) == 1 else f"result: {len(winners)} wins, in order:"]
+        lines = ["result: nobody won" + (", the wall ran out (exhaustive draw)" if record["exhausted"] else "")]
+    else:
+        lines = ["result:" if len(winners) == 1 else f"result: {len(winners)} wins, in order:"]
     lines += [f"  {_win_text(record, ruleset, i, dealer)}" for i in range(len(winners))]
     if record["liable"] is not None:
         lines.append(f"  {seat_label(record['liable'], dealer)} pays for the other payers (包, C-M3)")
+    if record["followed_dealer"] and ruleset.follow_dealer:
+        lines.append(f"  跟庄 (C-P7): the first discards all followed the dealer's, who pays each other player "
+                     f"{ruleset.follow_dealer}")  # fmt: skip
     return lines
 
 
@@ -225,10 +229,11 @@ def _win_text(record, ruleset, i, dealer) -> str:
     }[record["win_kind"][i]]
     if record.get("split_win"):
         how += ", a 分牌 tile (SHT-P7)"
+    value = _value(ruleset, record["fan"][i])
     patterns = _pattern_text(record["patterns"][i])
+    value += f" ({patterns})" if patterns else ""
     hand = record["win_hands"][i] + "".join(f" + {meld}" for meld in record["win_melds"][i])
-    text = f"{seat_label(record['winners'][i], dealer)} wins on {record['win_tiles'][i]}, {how}: {_value(ruleset, record['fan'][i])}"
-    return text + (f" ({patterns})" if patterns else "") + f"; hand {hand}"
+    return f"{seat_label(record['winners'][i], dealer)} wins on {record['win_tiles'][i]}, {how}: {value}; hand {hand}"
 
 
 def _value(ruleset, value) -> str:
@@ -337,16 +342,12 @@ def _state(record, ruleset, seat) -> str:
     return {"not_ready": "not ready", "flower_pig": "flower pig (花猪)"}.get(state, state)
 
 
-# transfer components of the log, net_<name> (C-M1), with what each holds
-_COMPONENTS = {
-    "win": "win payments",
-    "kong": "kong payments",
-    "horse": "horses 买马 (above)",
+# what the transfer components of the log (net_<name>, COMPONENT_NAMES, C-M1) hold, where a name does not say
+_EXPLAINED = {
     "liability": "what a liable player paid for the other payers (包, C-M3)",
-    "penalty": "跟庄 (C-P7), 查花猪 and 查叫 (XZ-E1, XZ-E2)",
+    "penalty": "penalties",
     "base": "the non-winners' pairwise base 台 (SHT-M2)",
 }
-_EXPLAINED = ("liability", "penalty", "base")  # the others say what they are
 # 血战 parts of kong and penalty money the log breaks out (net_<name>)
 _XZ_PARTS = {
     "call_transfer": "呼叫转移 XZ-M4",
@@ -356,9 +357,9 @@ _XZ_PARTS = {
 }
 
 
-def _transfer_lines(record, dealer) -> list[str]:
+def _transfer_lines(record, ruleset, dealer) -> list[str]:
     """The points each seat won (+) or lost (-), by component, one row per seat; the total is ``net``."""
-    shown = [c for c in _COMPONENTS if c == "win" or any(record[f"net_{c}"])]
+    shown = [c for c in COMPONENT_NAMES if c == "win" or any(record[f"net_{c}"])]
     rows = [
         [seat_label(s, dealer), *(_signed(record[f"net_{c}"][s]) for c in shown), _signed(record["net"][s])]
         for s in range(4)
@@ -371,10 +372,19 @@ def _transfer_lines(record, dealer) -> list[str]:
         if total == 0
         else f"WARNING: the totals sum to {total}, not 0 (C-M1)"
     )
-    lines += [f"  {c}: {_COMPONENTS[c]}" for c in shown if c in _EXPLAINED]
-    if len(shown) < len(_COMPONENTS):
+    lines += [f"  {c}: {_explained(c, ruleset)}" for c in shown if c in _EXPLAINED]
+    if len(shown) < len(COMPONENT_NAMES):
         lines.append("  components that are zero for every seat are left out")
     return lines + _xz_part_lines(record, dealer)
+
+
+def _explained(component, ruleset) -> str:
+    if component != "penalty":
+        return _EXPLAINED[component]
+    kinds = (["跟庄 (C-P7)"] if ruleset.follow_dealer else []) + (
+        ["查花猪 and 查叫 (XZ-E1, XZ-E2)"] if ruleset.family == "xuezhan" else []
+    )
+    return ", ".join(kinds) or _EXPLAINED[component]
 
 
 def _xz_part_lines(record, dealer) -> list[str]:
