@@ -286,11 +286,10 @@ def test_replay_says_when_the_log_differs():
            "net": [-4, 4, 0, 0]}  # fmt: skip
     same = dict(row)
     assert differences_from_log(same, row, "h") == []
-    assert differences_from_log(same | {"net": [0, 0, 0, 0]}, row, "h") == [
-        "net [0, 0, 0, 0] replayed, [-4, 4, 0, 0] logged"
-    ]
+    assert differences_from_log(same | {"net": [0, 0, 0, 0]}, row, "h") == ["net 0 0 0 0 replayed, -4 4 0 0 logged"]
     assert "ruleset hash" in differences_from_log(same, row, "other")[0]
     assert differences_from_log(same | {"seed": 6}, row, "h") == ["seed 6 replayed, 5 logged"]
+    assert differences_from_log(same | {"winners": []}, row, "h") == ["winners none replayed, 1 logged"]
 
 
 def test_cli_simulate_resume_and_partial_report(tmp_path, monkeypatch, capsys):
