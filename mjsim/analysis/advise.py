@@ -98,6 +98,9 @@ def grid(ruleset: str, considers: list[str], policies=("efficiency",)) -> list[C
     variants = [v for v in _consider(lambda: build_variants([ruleset], considers, group="advise", policies=policies))
                 if not v.mechanical_of]  # fmt: skip
     combos = list(itertools.product(*[[(name, _value_text(v)) for v in values] for name, values in axes]))
+    if len(combos) < 2:
+        raise ValueError(f"--consider {' '.join(considers)} makes one combination only: give an option two or more "
+                         "values to choose between (e.g. cap=3,5)")  # fmt: skip
     if len(combos) != len(variants):  # build_variants crosses the axes in the same order; guard the pairing
         raise RuntimeError(f"{len(combos)} combinations but {len(variants)} variants")
     return [Combination(tuple(c), v) for c, v in zip(combos, variants, strict=True)]
@@ -339,18 +342,23 @@ AXES = {  # how the words name each Pareto axis: the measure, the better end, wh
 }
 
 
+def _q(label: str) -> str:
+    """A combination named in a sentence: quoted, since its label holds commas ("cap=3, liability=on")."""
+    return f'"{label}"'
+
+
 def _sorted_out(seps: list[Separation]) -> tuple[list[str], list[Separation], list[Separation]]:
     """The overlapping combinations that pay the same in every hand, those the paired change separates, and
     those the sample cannot separate (all of them where the runs are not on the same walls)."""
-    ties = [s.other for s in seps if s.change is not None and s.change.identical]
+    ties = [_q(s.other) for s in seps if s.change is not None and s.change.identical]
     told = [s for s in seps if s.change is not None and not s.change.identical and s.change.resolved]
-    untold = [s for s in seps if s.other not in ties and s not in told]
+    untold = [s for s in seps if _q(s.other) not in ties and s not in told]
     return ties, told, untold
 
 
 def _some(items: list[str], shown: int = CONTENDERS_SHOWN) -> str:
-    more = f" and {len(items) - shown} more" if len(items) > shown else ""
-    return _join(items[:shown]) + more
+    """The first ``shown`` items and how many more: "a, b and 4 more"."""
+    return _join(items[:shown] + ([f"{len(items) - shown} more"] if len(items) > shown else []))
 
 
 def _change_text(axis: str, c: Change) -> str:
@@ -361,26 +369,32 @@ def _change_text(axis: str, c: Change) -> str:
     return f"edge {c.estimate:+.{d}f} [{c.ci_low:+.{d}f}, {c.ci_high:+.{d}f}] points a hand further from even"
 
 
-def _separation_text(axis: str, best: str, seps: list[Separation], hands: int) -> str:
-    """Whom the best on ``axis`` ties with, is told from although the intervals overlap, and cannot be told
-    from (with the hands that would tell each)."""
-    if not seps:
-        return f"No other combination's interval overlaps its own: these {hands:,} hands separate it from the rest."
+def _separation_text(axis: str, seps: list[Separation], hands: int) -> str:
+    """Whom the best on ``axis`` is told from although the intervals overlap, and whom it cannot be told
+    from (with the hands that would tell each); its ties are named with it (:func:`_tie_text`)."""
     ties, told, untold = _sorted_out(seps)
+    if not told and not untold:
+        start = "Apart from the tie, no other" if ties else "No other"
+        return f"{start} combination's interval overlaps its own: these {hands:,} hands separate it from the rest."
     parts = []
-    if ties:
-        parts.append(f"{_some(ties)} {'pays' if len(ties) == 1 else 'pay'} exactly the same in every one of these "
-                     "hands (a tie)")  # fmt: skip
     if told:
-        items = [f"{s.other} ({_change_text(axis, s.change)})" for s in told]
+        items = [f"{_q(s.other)} ({_change_text(axis, s.change)})" for s in told]
         parts.append(f"its interval overlaps those of {_some(items)}, but on the same walls it is measurably "
                      f"{AXES[axis][1]} than {'it' if len(told) == 1 else 'each'}")  # fmt: skip
     if untold:
-        items = [f"{s.other} ({_change_text(axis, s.change)}; {_hands(s.change.hands_needed)})"
-                 if s.change is not None else s.other for s in untold]  # fmt: skip
+        items = [f"{_q(s.other)} ({_change_text(axis, s.change)}; {_hands(s.change.hands_needed)})"
+                 if s.change is not None else _q(s.other) for s in untold]  # fmt: skip
         parts.append(f"the sample cannot separate it from {_some(items)}")
     text = "; ".join(parts)
     return text[0].upper() + text[1:] + "."
+
+
+def _tie_text(seps: list[Separation]) -> str:
+    """ " (tied with "B", which pays exactly the same in every hand)", or nothing."""
+    ties = _sorted_out(seps)[0]
+    if not ties:
+        return ""
+    return f" (tied with {_some(ties)}, which {'pays' if len(ties) == 1 else 'pay'} exactly the same in every hand)"
 
 
 def summary_text(advice: Advice) -> list[str]:
@@ -398,11 +412,11 @@ def summary_text(advice: Advice) -> list[str]:
     ]
     front = t.filter(pl.col("pareto"))["combination"].to_list()
     if len(front) == 1:
-        lines.append(f"On the Pareto front alone: {front[0]}. No other combination has a smaller spread or a "
+        lines.append(f"On the Pareto front alone: {_q(front[0])}. No other combination has a smaller spread or a "
                      "smaller dealer's edge.")  # fmt: skip
     else:
         lines.append(f"On the Pareto front ({len(front)} of {n}; no other combination has both a smaller spread and "
-                     f"a smaller dealer's edge): {'; '.join(front)}.")  # fmt: skip
+                     f"a smaller dealer's edge): {_join([_q(f) for f in front])}.")  # fmt: skip
     silent = silent_options(advice)
     if silent:
         it, its, them = ("it", "its", "it") if len(silent) == 1 else ("they", "their", "them")
@@ -414,13 +428,13 @@ def summary_text(advice: Advice) -> list[str]:
         if axis == "sd_hand":
             shown = value_text("sd_hand", row["sd_hand"], row["sd_hand_low"], row["sd_hand_high"])
             session = value_text("sd_session", row["sd_session"], row["sd_session_low"], row["sd_session_high"])
-            head = f"Smallest spread: {best}, sd {shown} points a hand ({session} a session)."
+            head = f"Smallest spread: {_q(best)}{_tie_text(seps)}, sd {shown} points a hand ({session} a session)."
         else:
             shown = value_text("dealer_edge", row["dealer_edge"], row["dealer_edge_low"], row["dealer_edge_high"])
             side = "gains" if row["dealer_edge"] > 0 else "loses"
-            head = (f"Smallest dealer's edge: {best}, {shown} points a hand (the dealer {side} that much a hand "
+            head = (f"Smallest dealer's edge: {_q(best)}{_tie_text(seps)}, {shown} points a hand (the dealer {side} that much a hand "
                     "against the mean of the other three seats).")  # fmt: skip
-        lines.append(f"{head} {_separation_text(axis, best, seps, advice.hands)}")
+        lines.append(f"{head} {_separation_text(axis, seps, advice.hands)}")
     lines.append(_closing(advice, picks))
     return lines
 
@@ -430,22 +444,24 @@ def _pick(axis: str, best: str, seps: list[Separation]) -> str:
     ties, _, untold = _sorted_out(seps)
     goal = AXES[axis][2]
     if not untold:
-        return f"for {goal} choose {best}" + (f" (or {_join(ties)}: the same payments)" if ties else "")
+        return f"for {goal} choose {_q(best)}" + (f" (or {_join(ties)}: the same payments)" if ties else "")
     closest = untold[0]
-    tell = f"; {_hands(closest.change.hands_needed)} separate it from {closest.other}" if closest.change else ""
+    tell = f"; {_hands(closest.change.hands_needed)} separate it from {_q(closest.other)}" if closest.change else ""
     others = f"{len(untold)} other{'s' if len(untold) > 1 else ''}"
-    return f"for {goal}, {best} looks best, but these hands cannot rule out {others}{tell}"
+    return f"for {goal}, {_q(best)} looks best, but these hands cannot rule out {others}{tell}"
 
 
 def _closing(advice: Advice, picks: dict) -> str:
     t = advice.table
     (spread, spread_seps), (edge, edge_seps) = picks["sd_hand"], picks["abs_dealer_edge"]
-    low = t.sort("p_session_loss").row(0, named=True)
+    lowest = t.filter(pl.col("p_session_loss") == pl.col("p_session_loss").min())
+    low = lowest.row(0, named=True)
     risk = value_text("p_session_loss", low["p_session_loss"], low["p_session_loss_low"], low["p_session_loss_high"])
-    tail = (f" The chance of a seat losing more than {advice.threshold:g} points in a session is lowest under "
-            f"{low['combination']} ({risk}).")  # fmt: skip
+    where = _some([_q(c) for c in lowest["combination"]], 2) + (" (equal)" if lowest.height > 1 else "")
+    tail = (f" The chance of a seat losing more than {advice.threshold:g} points in a session is lowest, {risk}, "
+            f"under {where}.")  # fmt: skip
     if spread == edge:
-        both = f"For a house: {spread} has both the smallest spread and the smallest dealer's edge"
+        both = f"For a house: {_q(spread)} has both the smallest spread and the smallest dealer's edge"
         caveats = [_pick(a, b, s) for a, (b, s) in picks.items() if _sorted_out(s)[2]]
         return both + (f" ({'; '.join(caveats)})" if caveats else "") + "." + tail
     return (f"For a house: {_pick('sd_hand', spread, spread_seps)}; {_pick('abs_dealer_edge', edge, edge_seps)}; "
