@@ -50,8 +50,10 @@ def _groups(pixels: np.ndarray, front: np.ndarray, near: float = 10.0) -> list[l
     return groups
 
 
-def _overlaps(box, boxes) -> bool:
-    return any(box[0] < b[2] and b[0] < box[2] and box[1] < b[3] and b[1] < box[3] for b in boxes)
+def _overlaps(box, boxes, gap: float = 4.0) -> bool:
+    """Whether ``box`` comes within ``gap`` pixels of any of ``boxes`` (so that "9" and "11" never read "911")."""
+    return any(box[0] < b[2] + gap and b[0] < box[2] + gap and box[1] < b[3] + gap and b[1] < box[3] + gap
+               for b in boxes)  # fmt: skip
 
 
 def _label_points(fig: Figure, ax, x: np.ndarray, y: np.ndarray, front: np.ndarray, fontsize: float = 10.5) -> None:
@@ -62,7 +64,8 @@ def _label_points(fig: Figure, ax, x: np.ndarray, y: np.ndarray, front: np.ndarr
     pixels = ax.transData.transform(np.column_stack([x, y]))
     frame = ax.get_window_extent()
     scale = fig.dpi / 72  # pixels a point
-    taken = [(px - 6, py - 6, px + 6, py + 6) for px, py in pixels]  # the markers
+    markers = [(px - 6, py - 6, px + 6, py + 6) for px, py in pixels]
+    labels: list[tuple] = []
     for g in _groups(pixels, front):
         text = ", ".join(str(i + 1) for i in g)
         w, h = 0.62 * fontsize * len(text), 1.15 * fontsize  # the label's size in points (roughly)
@@ -73,9 +76,10 @@ def _label_points(fig: Figure, ax, x: np.ndarray, y: np.ndarray, front: np.ndarr
                       (-6 - w - 6 * r, -4 - h - 14 * r)]  # fmt: skip
         boxes = [(px + dx * scale, py + dy * scale, px + (dx + w) * scale, py + (dy + h) * scale) for dx, dy in spots]
         inside = [frame.x0 <= b[0] and b[2] <= frame.x1 and frame.y0 <= b[1] and b[3] <= frame.y1 for b in boxes]
-        tried = next((k for k, b in enumerate(boxes) if inside[k] and not _overlaps(b, taken)), 0)
+        free = [inside[k] and not _overlaps(b, markers, 0) and not _overlaps(b, labels) for k, b in enumerate(boxes)]
+        tried = next((k for k, ok in enumerate(free) if ok), 0)
         (dx, dy), box = spots[tried], boxes[tried]
-        taken.append(box)
+        labels.append(box)
         on = bool(front[g].any())
         far = tried >= 4  # moved away from its point: a leader line says whose it is
         ax.annotate(text, (x[g].mean(), y[g].mean()), xytext=(dx, dy), textcoords="offset points",
@@ -92,8 +96,13 @@ def advice_figure(advice: Advice) -> Figure:
     xerr = _errors(x, t["abs_dealer_edge_low"].to_numpy(), t["abs_dealer_edge_high"].to_numpy())
     yerr = _errors(y, t["sd_hand_low"].to_numpy(), t["sd_hand_high"].to_numpy())
     front = t["pareto"].to_numpy()
-    fig = Figure(figsize=(12, 6.5), layout="constrained")
-    ax, key = fig.subplots(1, 2, width_ratios=[1.7, 1])
+    rows = len(t)
+    key_font = 10 if rows <= 16 else 8
+    entries = [f"{'*' if on else ' '}{i + 1:>2}  {label}" for i, (label, on) in enumerate(zip(t["combination"], front))]
+    # the key as wide as its longest entry (monospace: 0.6 em a character), the plot beside it 7.5 in wide
+    key_width = max(2.5, 0.62 * key_font / 72 * max(len(e) for e in entries) + 0.2)
+    fig = Figure(figsize=(7.5 + key_width + 0.6, 6.5), layout="constrained")
+    ax, key = fig.subplots(1, 2, width_ratios=[7.5, key_width])
     for mask, colour, size, name in ((~front, POINT, 6, "other combinations"), (front, FRONT, 9, "Pareto front")):
         if mask.any():
             ax.errorbar(x[mask], y[mask], xerr=xerr[:, mask], yerr=yerr[:, mask], fmt="o", color=colour,
@@ -117,13 +126,11 @@ def advice_figure(advice: Advice) -> Figure:
                       f"{advice.hands:,} hands per combination; lower left is better", 80), fontsize=11.5)  # fmt: skip
     _label_points(fig, ax, x, y, front)
     key.set_axis_off()
-    key.set_title("combinations", fontsize=11.5, loc="left")
-    rows = len(t)
+    key.set_title("combinations (* Pareto front)", fontsize=11.5, loc="left")
     step = min(0.075, 0.95 / max(rows, 1))
-    for i, (label, on) in enumerate(zip(t["combination"], front, strict=True)):
-        key.text(0.0, 0.97 - i * step, f"{i + 1:>2}  {label}" + ("   (Pareto)" if on else ""),
-                 transform=key.transAxes, va="top", family="monospace", fontsize=10 if rows <= 16 else 8,
-                 color=FRONT if on else "#222", fontweight="bold" if on else "normal")  # fmt: skip
+    for i, (entry, on) in enumerate(zip(entries, front, strict=True)):
+        key.text(0.0, 0.97 - i * step, entry, transform=key.transAxes, va="top", family="monospace",
+                 fontsize=key_font, color=FRONT if on else "#222", fontweight="bold" if on else "normal")  # fmt: skip
     return fig
 
 
