@@ -102,6 +102,7 @@ def test_run_grid_simulates_what_the_log_refuses_to_resettle(tmp_path, monkeypat
         (["cap=3", "cap=5"], "names cap twice"),
         (["liability=maybe"], "--consider liability= takes on/off"),
         (["cap"], "--consider 'cap' must be OPTION=VALUE"),
+        (["cap=3"], "one combination only"),
     ],
 )
 def test_bad_considers_are_named(considers, words):
@@ -116,7 +117,7 @@ def test_cli_advise_end_to_end(tmp_path, capsys):
     assert main(args) == 0
     text = capsys.readouterr().out
     assert "cap=3: simulated" in text and "cap=5: re-settled from jipinghu-cap=3" in text
-    assert "Smallest spread: cap=" in text and "Smallest dealer's edge: cap=" in text
+    assert 'Smallest spread: "cap=' in text and "Smallest dealer's edge: \"cap=" in text
     methods = {e["variant"]: e["method"] for e in json.loads((out / "comparison.json").read_text())}
     assert methods == {"jipinghu-cap=3": "simulated", "jipinghu-cap=5": "re-settled"}
     table = pl.read_csv(out / "advice.csv")
