@@ -408,7 +408,7 @@ def summary_text(advice: Advice) -> list[str]:
     walls = f"the same {advice.hands:,} walls" if advice.paired else f"{advice.hands:,} hands"
     lines = [
         f"{n} combinations of {advice.ruleset}, each played on {walls} ({session}): {simulated} simulated, "
-        f"{n - simulated} re-settled from those hands (exact: the option changes payments, not play)."
+        f"{n - simulated} re-settled from those hands (their options change payments, not play)."
     ]
     front = t.filter(pl.col("pareto"))["combination"].to_list()
     if len(front) == 1:
@@ -445,10 +445,14 @@ def _pick(axis: str, best: str, seps: list[Separation]) -> str:
     goal = AXES[axis][2]
     if not untold:
         return f"for {goal} choose {_q(best)}" + (f" (or {_join(ties)}: the same payments)" if ties else "")
+    return f"for {goal}, {_q(best)} looks best, but {_untold(untold)}"
+
+
+def _untold(untold: list[Separation]) -> str:
+    """ "these hands cannot rule out 2 others; about 71,000 hands would separate it from "B"" (the nearest)."""
     closest = untold[0]
     tell = f"; {_hands(closest.change.hands_needed)} separate it from {_q(closest.other)}" if closest.change else ""
-    others = f"{len(untold)} other{'s' if len(untold) > 1 else ''}"
-    return f"for {goal}, {_q(best)} looks best, but these hands cannot rule out {others}{tell}"
+    return f"these hands cannot rule out {len(untold)} other{'s' if len(untold) > 1 else ''}{tell}"
 
 
 def _closing(advice: Advice, picks: dict) -> str:
@@ -462,8 +466,10 @@ def _closing(advice: Advice, picks: dict) -> str:
             f"under {where}.")  # fmt: skip
     if spread == edge:
         both = f"For a house: {_q(spread)} has both the smallest spread and the smallest dealer's edge"
-        caveats = [_pick(a, b, s) for a, (b, s) in picks.items() if _sorted_out(s)[2]]
-        return both + (f" ({'; '.join(caveats)})" if caveats else "") + "." + tail
+        caveats = [
+            f"on the {AXES[a][0]} {_untold(_sorted_out(s)[2])}" for a, (_, s) in picks.items() if _sorted_out(s)[2]
+        ]
+        return both + (f", though {'; '.join(caveats)}" if caveats else "") + "." + tail
     return (f"For a house: {_pick('sd_hand', spread, spread_seps)}; {_pick('abs_dealer_edge', edge, edge_seps)}; "
             f"between the two, any combination on the Pareto front is a fair compromise.{tail}")  # fmt: skip
 
