@@ -235,7 +235,8 @@ def _cmd_compare(args) -> None:
 def _cmd_advise(args) -> None:
     """A grid of rule options, each combination's headline measures, the Pareto set and the page."""
     from mjsim import ruleset
-    from mjsim.analysis.advise import advise, format_table, grid, run_grid, summary_text
+    from mjsim.analysis.advise import advise, grid, run_grid
+    from mjsim.analysis.advise_words import format_table, summary_text
     from mjsim.analysis.variants import check_targets, directory_name
     from mjsim.report.advise import write_advice
 

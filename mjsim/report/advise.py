@@ -14,7 +14,8 @@ from matplotlib.colors import to_rgba
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
-from mjsim.analysis.advise import TABLE_MEASURES, Advice, column_digits, summary_text, value_text
+from mjsim.analysis.advise import TABLE_MEASURES, Advice
+from mjsim.analysis.advise_words import column_digits, summary_text, value_text
 from mjsim.report import html as H
 from mjsim.report.figures import png_bytes, wrap
 
