@@ -232,6 +232,41 @@ def _cmd_compare(args) -> None:
     print(f"comparison -> {out / 'comparison.csv'}; report -> {report}")
 
 
+def _cmd_advise(args) -> None:
+    """A grid of rule options, each combination's headline measures, the Pareto set and the page."""
+    from mjsim import ruleset
+    from mjsim.analysis.advise import advise, grid, run_grid
+    from mjsim.analysis.advise_words import format_table, summary_text
+    from mjsim.analysis.variants import check_targets, directory_name
+    from mjsim.report.advise import write_advice
+
+    rules = ruleset(args.ruleset)
+    if args.hands % args.session_length:
+        raise ValueError(
+            f"--hands {args.hands} is not a multiple of --session-length {args.session_length}: "
+            f"give e.g. {max(1, round(args.hands / args.session_length)) * args.session_length}"
+        )
+    policies = tuple(args.policy or ["efficiency"])
+    combinations = grid(args.ruleset, args.consider, policies=policies)
+    out = Path(args.out or f"data/advise/{directory_name(rules.name)}")
+    if not args.overwrite and any((out / f"advice.{x}").exists() for x in ("csv", "png", "html")):
+        raise ValueError(f"{out} already holds advice; choose another --out or pass --overwrite")
+    check_targets([c.variant for c in combinations], out, overwrite=args.overwrite)  # refuse before any work
+    print(f"{len(combinations)} combinations of {rules.name}, {args.hands:,} hands each on the same walls "
+          f"(seed {args.seed}):")  # fmt: skip
+    for c in combinations:
+        print(f"  {c.label}: {c.method}")
+    combinations, entries = run_grid(
+        combinations, policies, args.hands, session_length=args.session_length, seed=args.seed,
+        workers=args.workers, out_dir=out, overwrite=args.overwrite,
+    )  # fmt: skip
+    result = advise(combinations, entries)
+    print("\n" + "\n\n".join(summary_text(result)))
+    print("\n" + format_table(result))
+    paths = write_advice(result, out)
+    print(f"\nadvice -> {paths['html']} (table {paths['csv'].name}, figure {paths['png'].name}); runs -> {out}")
+
+
 def _compare_panel(args) -> None:
     """``compare --panel``: every variant played by each member of a policy panel (and a mixed table)."""
     from mjsim.analysis.panel import format_panel, load_panel, panel_effects, run_panel
@@ -466,6 +501,30 @@ def build_parser() -> argparse.ArgumentParser:
         help="half-width of a 95%% interval on a difference: the table says how many hands it needs",
     )
     compare.set_defaults(run=_cmd_compare)
+
+    advise = sub.add_parser(
+        "advise", help="which combination of rule options to settle on: every combination's measures, the "
+        "Pareto set of spread and dealer's edge, and a one-page report", parents=[quiet],
+    )  # fmt: skip
+    advise.add_argument("--ruleset", "-r", default="jipinghu", help="the base ruleset: preset or house TOML file")
+    advise.add_argument(
+        "--consider", action="append", required=True, metavar="OPTION=V1,V2",
+        help="an option and its candidate values, as compare --vary (e.g. cap=3,4,5, liability=on,off, "
+        "min_fan=0,1); repeat for several: every combination is run",
+    )  # fmt: skip
+    advise.add_argument(
+        "--hands", "-n", type=A.positive_int, default=4_000,
+        help="hands per combination (a multiple of the session length)",
+    )  # fmt: skip
+    advise.add_argument("--policy", "-p", action="append", help="as for simulate (default efficiency)")
+    advise.add_argument("--session-length", type=A.positive_int, default=8, help="hands per session (C-X)")
+    advise.add_argument("--seed", type=A.non_negative_int, default=0, help="root seed: every combination's walls")
+    advise.add_argument("--workers", "-w", type=A.workers, default=2, help="processes (-1 = every core)")
+    advise.add_argument(
+        "--out", "-o", type=A.path, help="directory for the runs and advice.* (default data/advise/RULESET)"
+    )
+    advise.add_argument("--overwrite", action="store_true", help="replace the runs and advice already in --out")
+    advise.set_defaults(run=_cmd_advise)
 
     report = sub.add_parser("report", help="write a self-contained HTML report of one or more runs", parents=[quiet])
     report.add_argument("run_dirs", nargs="+", type=A.path)

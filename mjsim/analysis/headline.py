@@ -317,10 +317,37 @@ def run_measures(hands: RunHands, threshold: float, replicates: int = BOOTSTRAP,
     return pl.DataFrame(rows)
 
 
+def abs_difference(
+    reference: RunHands, alternative: RunHands, measure: str, threshold: float, replicates: int = BOOTSTRAP,
+    seed: int = 0,
+) -> Change:  # fmt: skip
+    """How much further from zero one measure is in ``alternative`` than in ``reference``: the paired
+    change |alternative| - |reference| of two runs on the same walls (the same resampled sessions), with
+    its 95% percentile interval and the hands that would resolve it.
+
+    For a signed measure such as the dealer's edge, where "smaller" means nearer zero: two edges of
+    opposite sign are compared by their size, which a difference of the signed values cannot do."""
+    if reference.hands != alternative.hands or not np.array_equal(reference.key, alternative.key):
+        raise ValueError("paired runs must hold the same hands")
+    a, b = cluster_sums(reference, threshold), cluster_sums(alternative, threshold)
+    weights = bootstrap_weights(a.shape[0], replicates, seed)
+    has_limit = reference.limit is not None and alternative.limit is not None
+    x = abs(float(measures_of(a.sum(axis=0), has_limit)[measure]))
+    y = abs(float(measures_of(b.sum(axis=0), has_limit)[measure]))
+    reps = np.abs(measures_of(weights @ b, has_limit)[measure]) - np.abs(measures_of(weights @ a, has_limit)[measure])
+    identical = bool(np.all(reps == 0)) and x == y
+    lo, hi = np.quantile(reps, [0.025, 0.975])
+    se = float(np.std(reps, ddof=1))
+    resolved = bool(not identical and (lo > 0 or hi < 0))
+    needed = None if resolved or identical else hands_to_resolve(y - x, se, reference.hands)
+    return Change(measure, x, y, "difference", y - x, float(lo), float(hi), se, resolved, identical, needed)
+
+
 __all__ = [
     "MEASURES",
     "Change",
     "RunHands",
+    "abs_difference",
     "compare_runs",
     "load_hands",
     "loss_threshold",
