@@ -112,7 +112,7 @@ def test_cli_compare_duplicate_plays_each_seating_and_pools_by_policy(tmp_path, 
                  "--hands", "16", "--session-length", "4", "--workers", "1", "--out", str(out)])  # fmt: skip
     assert code == 0
     text = capsys.readouterr().out
-    assert "every wall in 6 distinct seating(s)" in text
+    assert "every wall in 6 distinct seatings" in text
     runs = sorted(p.name for p in out.iterdir() if p.is_dir())
     assert len(runs) == 12 and "jipinghu-cap=3-seat5" in runs
     table = pl.read_csv(out / "comparison.csv")
