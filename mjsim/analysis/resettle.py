@@ -149,7 +149,8 @@ def resettle(runs, ruleset_or_overrides=None, *, allow_partial: bool = False, **
     with Progress(total, label="hands re-settled") as bar:
         for directory, (logged, target, session_length) in zip(dirs, targets, strict=True):
             scan = scan_hands(directory, allow_partial=allow_partial)
-            read = [c for c in scan.collect_schema().names() if c in READ_COLUMNS]
+            unread = {"horse_pool"} if target.horses == "none" else set()  # no horses: their tiles are never read
+            read = [c for c in scan.collect_schema().names() if c in READ_COLUMNS - unread]
             hands = scan.select(read).sort("hand_id").collect()
             frames.append(resettle_hands(hands, target, session_length, bar, logged=logged))
     return pl.concat(frames)
@@ -325,13 +326,15 @@ def _hand_facts(hands, wins, ready, horse_counts, params, rules) -> dict[str, np
     feeder = hands.get_column("four_winds_feeder", default=None)
     facts["four_winds_feeder"] = np.full(n, -1, np.int64) if feeder is None else _ints(feeder.fill_null(-1))
     texts, per_row = _flat(hands["wilds"])
-    tiles, owner = _tiles(texts)
+    tiles, owner, _ = _tiles(texts)
     row = np.repeat(np.arange(n), per_row)[owner]
     facts["wild"] = np.full((n, 2), -1, np.int64)
     facts["wild"][row, np.arange(tiles.size) - _offsets(np.bincount(row, minlength=n))[row]] = tiles
     # TDH-M horses: the logged back tiles and the seats they point at from the dealer (水头 has no horses; its
-    # pool may hold flowers)
-    pool = _first_tiles(_flat(hands["horse_pool"], np.full(n, MAX_HORSES))[0]).reshape(n, MAX_HORSES)
+    # pool may hold flowers).  Without horses settlement never reads them.
+    pool = np.zeros((n, MAX_HORSES), np.int64)
+    if rules.horses != "none":
+        pool = _first_tiles(_flat(hands["horse_pool"], np.full(n, MAX_HORSES))[0]).reshape(n, MAX_HORSES)
     offset = np.array([horse_seat(params, t, 0) for t in range(FIRST_FLOWER)] + [0] * (N_TILE_IDS - FIRST_FLOWER))
     facts["horse_tiles"] = pool
     facts["horse_seats"] = np.where(pool < FIRST_FLOWER, (offset[pool] + dealer[:, None]) % 4, 0)
@@ -376,7 +379,7 @@ def _score_inputs(hands, wins, facts, rules) -> dict[str, np.ndarray]:
     """Each win's scorer inputs (``rescore_and_settle``'s per-win arguments), and the facts its hand's state
     holds per win, named as the state fields (``winners``, ``win_*``)."""
     m = wins.table.size
-    held = _tile_counts(*_tiles(_flat(hands["win_hands"], wins.counts)[0]), m)[:, :34]
+    held = _tiles(_flat(hands["win_hands"], wins.counts)[0])[2][:, :34]
     wild = facts["wild"][wins.table]  # the scorers take the wild tiles apart from the real ones (C-J1)
     real = held.copy()
     for k in range(wild.shape[1]):
@@ -462,9 +465,10 @@ def _shuitou_context(hands, wins, facts, rules) -> np.ndarray:
     texts, known = _seat_strings(hands.get_column("flowers", default=None), hands.height)
     shown = np.flatnonzero(known[wins.table])  # the wins whose hand logged its flowers
     row = (np.cumsum(known) - 1)[wins.table[shown]]  # their hands among those
-    tiles, owner = _tiles(texts.gather(row * 4 + wins.seats[shown]))
-    group = np.where(tiles < FIRST_FLOWER, 2, (tiles - FIRST_FLOWER) // 4)
-    ctx[shown, CTX_FLOWERS : CTX_FLOWERS + 3] = np.bincount(owner * 3 + group, minlength=shown.size * 3).reshape(-1, 3)
+    held = _tiles(texts.gather(row * 4 + wins.seats[shown]))[2]
+    ctx[shown, CTX_FLOWERS] = held[:, FIRST_FLOWER : FIRST_FLOWER + 4].sum(axis=1)
+    ctx[shown, CTX_FLOWERS + 1] = held[:, FIRST_FLOWER + 4 :].sum(axis=1)
+    ctx[shown, CTX_FLOWERS + 2] = held[:, :FIRST_FLOWER].sum(axis=1)  # 白板 (SHT-P1)
     wild = facts["wild"][wins.table]
     ctx[:, CTX_WILDS : CTX_WILDS + 2] = wild
     ctx[:, CTX_ONE_KIND_PAIR] = (rules.wild_scheme == "flip_two_kinds") & (wild[:, 0] >= 0) & (wild[:, 1] < 0)
@@ -530,7 +534,8 @@ def _output(hands, wins, codes, found, facts, nets, outcome) -> pl.DataFrame:
     """The re-settled columns, typed as polars types the same values built from Python lists (so: null
     columns where no row has a value, list[null] where every list is empty)."""
     n = hands.height
-    patterns = np.repeat(np.tile(np.arange(N_PATTERNS), codes.size), found.ravel())  # by count, in PATTERN_IDS order
+    win, pattern = np.nonzero(found)
+    patterns = np.repeat(pattern, found[win, pattern])  # each win's ids by count, in PATTERN_IDS order
     n_horses = outcome.get("n_horses", np.zeros(n, np.int64))
     horses = np.arange(MAX_HORSES) < n_horses[:, None]
     liable = outcome.get("liable", np.zeros(0, np.int64))
@@ -647,32 +652,35 @@ for _letter in "mpszf":
 _COPIES = np.bincount(tile_set_wall(144), minlength=N_TILE_IDS)  # copies of each tile that exist
 
 
-def _tiles(texts: pl.Series) -> tuple[np.ndarray, np.ndarray]:
-    """Tile notation strings read all at once: their tiles in written order, and the string each came from.
+def _tiles(texts: pl.Series) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Tile notation strings read all at once: their tiles in written order, the string each came from, and
+    each string's copies of every tile id (N_TILE_IDS columns, int8).
 
     The logs write groups of rank digits each closed by a suit letter; where a string is anything else (other
     spellings, or no notation), every string is read by ``parse_tiles``, which raises on the bad one."""
     texts = texts.cast(pl.String)
     lengths = texts.str.len_bytes().to_numpy().astype(np.int64)
     data = np.frombuffer("".join(texts.to_list()).encode(), np.uint8)
-    source = np.repeat(np.arange(lengths.size), lengths)
+    source = np.repeat(np.arange(lengths.size), lengths)  # the string of each byte
     digit = (data >= ord("1")) & (data <= ord("9"))
-    letters, ranks = np.flatnonzero(~digit), np.flatnonzero(digit)
-    closing = letters[np.minimum(np.searchsorted(letters, ranks), max(letters.size - 1, 0))] if letters.size else ranks
-    tiles = _TILE_OF[data[closing], data[ranks] - ord("0")] if ranks.size else np.zeros(0, np.int64)
+    ranks, letters = np.flatnonzero(digit), np.flatnonzero(~digit)
+    group = np.cumsum(~digit)[ranks]  # a digit's suit letter is the first non-digit after it: letters[group]
     owner = source[ranks]
-    read = (
-        (tiles >= 0).all()
-        and (source[closing] == owner).all()  # a digit's letter is in its own string
-        and (letters > 0).all() and digit[letters - 1].all() and (source[letters - 1] == source[letters]).all()
-        and (_tile_counts(tiles, owner, lengths.size) <= _COPIES).all()
-    )  # fmt: skip
-    if read:
-        return tiles, owner
+    if (group < letters.size).all():
+        closing = letters[group]
+        tiles = _TILE_OF[data[closing], data[ranks] - ord("0")]
+        if (
+            (tiles >= 0).all()
+            and (source[closing] == owner).all()  # the letter is in the digit's own string
+            and (letters > 0).all() and digit[letters - 1].all() and (source[letters - 1] == source[letters]).all()
+        ):  # fmt: skip
+            counts = _tile_counts(tiles, owner, lengths.size)
+            if (counts <= _COPIES).all():
+                return tiles, owner, counts
     parsed = [parse_tiles(text) for text in texts.to_list()]
-    return np.array([t for p in parsed for t in p], np.int64), np.repeat(
-        np.arange(len(parsed)), [len(p) for p in parsed]
-    )
+    tiles = np.array([t for p in parsed for t in p], np.int64)
+    owner = np.repeat(np.arange(len(parsed)), [len(p) for p in parsed])
+    return tiles, owner, _tile_counts(tiles, owner, len(parsed))
 
 
 def _first_tiles(texts: pl.Series) -> np.ndarray:
