@@ -12,9 +12,8 @@ import math
 import polars as pl
 
 from mjsim.analysis.advise import Advice, Separation, best_and_overlapping, silent_options
-from mjsim.analysis.headline import Change
+from mjsim.analysis.headline import SHARES, Change
 
-SHARES = frozenset({"p_session_loss", "drawn_rate", "limit_rate"})  # shown as percentages
 CONTENDERS_SHOWN = 3  # combinations named as not separable from the best, before "and N more"
 
 

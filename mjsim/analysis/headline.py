@@ -54,7 +54,8 @@ MEASURES = (
     ("limit_rate", "the limit rate (a winner paid at the cap)", "share of hands", "difference"),
 )  # fmt: skip
 MEASURE_NAMES = tuple(m[0] for m in MEASURES)
-SHARES = frozenset({"p_session_loss", "drawn_rate", "limit_rate", "changed_rate"})
+SHARES = frozenset({"p_session_loss", "drawn_rate", "limit_rate", "changed_rate"})  # shown as percentages
+WORDS = {m[0]: m[1] for m in MEASURES}  # each measure in words
 
 
 @dataclass(frozen=True)
@@ -345,6 +346,8 @@ def abs_difference(
 
 __all__ = [
     "MEASURES",
+    "SHARES",
+    "WORDS",
     "Change",
     "RunHands",
     "abs_difference",

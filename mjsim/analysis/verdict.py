@@ -15,7 +15,7 @@ from pathlib import Path
 
 import polars as pl
 
-from mjsim.analysis.headline import MEASURES, Change, compare_runs, load_hands
+from mjsim.analysis.headline import WORDS, Change, compare_runs, load_hands
 from mjsim.io.dataset import read_run_info, scan_hands
 
 SHOWN_OPTIONS = 4  # options named in a question's title before "and N more"
@@ -132,7 +132,6 @@ def _session(q: Question) -> str:
 
 def clause(q: Question, c: Change) -> str:
     """One measure's change in words, with its interval (the measure must have moved or be untold)."""
-    words = {m[0]: m[1] for m in MEASURES}
     if c.measure == "p_session_loss":
         name = f"the chance of losing more than {q.threshold:g} points in an {_session(q)}"
         what = f"goes from {_pct(c.reference)} to {_pct(c.alternative)}"
@@ -141,7 +140,7 @@ def clause(q: Question, c: Change) -> str:
     if c.measure == "sd_session":
         name = f"the spread of a player's result over an {_session(q)}"
     else:
-        name = words.get(c.measure, c.measure)
+        name = WORDS.get(c.measure, c.measure)
     if c.kind == "ratio":
         return (f"multiplies {name} by {c.estimate:.2f} [{c.ci_low:.2f}, {c.ci_high:.2f}] "
                 f"(sd {c.reference:.1f} -> {c.alternative:.1f} points)")  # fmt: skip
@@ -214,7 +213,7 @@ def answer_text(q: Question) -> list[str]:
         if x is None:
             continue
         if x.identical:
-            same.append({m[0]: m[1] for m in MEASURES}[name])
+            same.append(WORDS[name])
         elif x.resolved:
             moved.append(clause(q, x))
         else:
@@ -246,22 +245,21 @@ def holds_for_all(answers: dict[str, Question], measures=("sd_hand", "dealer_edg
     """Whether a question's answer holds for every player type of a panel: for each headline measure, the
     direction of every resolved change and which player types leave it unresolved."""
     out = []
-    words = {m[0]: m[1] for m in MEASURES}
     for name in measures:
         ups = [p for p, q in answers.items() if (x := q.by_name.get(name)) and x.resolved and _up(x)]
         downs = [p for p, q in answers.items() if (x := q.by_name.get(name)) and x.resolved and not _up(x)]
         open_ = [p for p in answers if p not in ups and p not in downs]
         if ups and downs:
-            out.append(f"{words[name]}: the answer depends on the players (up for {', '.join(ups)}; down for "
+            out.append(f"{WORDS[name]}: the answer depends on the players (up for {', '.join(ups)}; down for "
                        f"{', '.join(downs)})")  # fmt: skip
         elif ups or downs:
             way = "up" if ups else "down"
             rest = f"; not resolved for {', '.join(open_)}" if open_ else ""
             out.append(
-                f"{words[name]}: {way} for {'every player type' if not open_ else ', '.join(ups or downs)}{rest}"
+                f"{WORDS[name]}: {way} for {'every player type' if not open_ else ', '.join(ups or downs)}{rest}"
             )
         else:
-            out.append(f"{words[name]}: not resolved for any player type")
+            out.append(f"{WORDS[name]}: not resolved for any player type")
     return "Across player types — " + "; ".join(out) + "."
 
 

@@ -4,18 +4,17 @@ from __future__ import annotations
 
 from html import escape
 
-from mjsim.analysis.headline import MEASURES
+from mjsim.analysis.headline import MEASURES, SHARES
 from mjsim.analysis.verdict import Question, answer_text
 from mjsim.report import html as H
 
 UNITS = {m[0]: (m[1], m[2]) for m in MEASURES}
-SHARE_MEASURES = frozenset({"p_session_loss", "drawn_rate", "limit_rate", "changed_rate"})
 
 
 def _value(name: str, x: float) -> str:
     if x != x:
         return "—"
-    if name in SHARE_MEASURES:
+    if name in SHARES:
         return f"{100 * x:.2f}%"
     return f"{x:+.3f}" if name.startswith(("mean_", "dealer_edge")) else f"{x:.3f}"
 
@@ -25,7 +24,7 @@ def _change(q: Question, c) -> str:
         return "unchanged in every hand"
     if c.kind == "ratio":
         text = f"x{c.estimate:.2f} [{c.ci_low:.2f}, {c.ci_high:.2f}]"
-    elif c.measure in SHARE_MEASURES:
+    elif c.measure in SHARES:
         text = f"{100 * c.estimate:+.2f} [{100 * c.ci_low:+.2f}, {100 * c.ci_high:+.2f}] pp"
     else:
         text = f"{c.estimate:+.3f} [{c.ci_low:+.3f}, {c.ci_high:+.3f}]"
