@@ -12,7 +12,7 @@ import math
 import polars as pl
 
 from mjsim.analysis.advise import Advice, Separation, best_and_overlapping, silent_options
-from mjsim.analysis.headline import SHARES, Change
+from mjsim.analysis.headline import SHARES, Change, hands_text
 
 CONTENDERS_SHOWN = 3  # combinations named as not separable from the best, before "and N more"
 
@@ -47,8 +47,7 @@ def column_digits(table: pl.DataFrame, name: str) -> int:
 def _hands(n: int | None) -> str:
     if n is None:
         return "no sample size would (the estimates are equal)"
-    rounded = float(f"{n:.2g}")
-    return f"about {rounded:,.0f} hands would" if rounded < 1e9 else "more hands than is practical would"
+    return f"{hands_text(n)} would"
 
 
 def _join(items: list[str]) -> str:

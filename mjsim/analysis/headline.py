@@ -80,7 +80,7 @@ class RunHands:
         return self.key.size
 
 
-def _cap(lf: pl.LazyFrame, info: dict | None):
+def _cap(info: dict | None):
     if info is None:
         return None
     try:
@@ -115,7 +115,7 @@ def load_hands(lf: pl.LazyFrame, info: dict | None = None, session_ids: np.ndarr
         raise ValueError("the two runs do not hold the same sessions: they cannot be paired")
     seatings = frame["seating"].to_numpy()
     seat_session = np.unique(seatings * (session.max() + 1) + session, return_inverse=True)[1]
-    cap = _cap(lf, info)
+    cap = _cap(info)
     top = frame["top_fan"].to_numpy()
     return RunHands(
         key=frame["key"].to_numpy(), cluster=cluster, seat_session=seat_session,
@@ -232,6 +232,12 @@ def hands_to_resolve(estimate: float, se: float, hands: int) -> int | None:
     if not estimate or not math.isfinite(se) or se <= 0:
         return None
     return int(math.ceil(hands * ((Z95 + POWER_Z) * se / abs(estimate)) ** 2))
+
+
+def hands_text(n: int) -> str:
+    """A sample size in words, to two significant figures: "about 550,000 hands"."""
+    rounded = float(f"{n:.2g}")
+    return f"about {rounded:,.0f} hands" if rounded < 1e9 else "more hands than is practical"
 
 
 @dataclass(frozen=True)
@@ -352,6 +358,8 @@ __all__ = [
     "RunHands",
     "abs_difference",
     "compare_runs",
+    "hands_text",
+    "hands_to_resolve",
     "load_hands",
     "loss_threshold",
     "nice_threshold",

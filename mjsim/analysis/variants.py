@@ -247,11 +247,17 @@ def run_variants(
     return entries
 
 
-def _pooled(entries: list[dict], variant: str) -> pl.LazyFrame:
-    """A variant's hands over all its seatings, with a ``seating`` column (rows pair within a seating)."""
-    scans = [scan_hands(e["path"]).with_columns(pl.lit(e["seating"], pl.Int32).alias("seating"))
-             for e in entries if e["variant"] == variant]  # fmt: skip
+def pooled_runs(paths) -> pl.LazyFrame:
+    """The hands of one variant's runs, one per seating in seating order, with a ``seating`` column
+    (rows pair within a seating)."""
+    scans = [scan_hands(p).with_columns(pl.lit(i, pl.Int32).alias("seating")) for i, p in enumerate(paths)]
     return scans[0] if len(scans) == 1 else pl.concat(scans, how="vertical_relaxed")
+
+
+def _pooled(entries: list[dict], variant: str) -> pl.LazyFrame:
+    """A variant's hands over all its seatings (:func:`pooled_runs`)."""
+    runs = sorted((e for e in entries if e["variant"] == variant), key=lambda e: e["seating"])
+    return pooled_runs([e["path"] for e in runs])
 
 
 def comparison_table(
@@ -383,6 +389,7 @@ __all__ = [
     "options_read",
     "label_of",
     "parse_vary",
+    "pooled_runs",
     "seating_suffixes",
     "seatings",
     "unique_runs",

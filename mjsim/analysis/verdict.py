@@ -13,10 +13,9 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import polars as pl
-
-from mjsim.analysis.headline import WORDS, Change, compare_runs, load_hands
-from mjsim.io.dataset import read_run_info, scan_hands
+from mjsim.analysis.headline import WORDS, Change, compare_runs, hands_text, load_hands
+from mjsim.analysis.variants import pooled_runs
+from mjsim.io.dataset import read_run_info
 
 SHOWN_OPTIONS = 4  # options named in a question's title before "and N more"
 
@@ -85,14 +84,8 @@ def question_title(ref_info: dict, alt_info: dict, ref_label: str, alt_label: st
 def answer(question: Question, seed: int = 0) -> Question:
     """Measure the question's two runs and fill in its changes (paired when both hold the same hands)."""
     ref_info, alt_info = read_run_info(question.reference_dirs[0]), read_run_info(question.alternative_dirs[0])
-    ref_lf, alt_lf = _pooled(question.reference_dirs), _pooled(question.alternative_dirs)
+    ref_lf, alt_lf = pooled_runs(question.reference_dirs), pooled_runs(question.alternative_dirs)
     return answer_frames(question, ref_lf, alt_lf, ref_info, alt_info, seed)
-
-
-def _pooled(dirs: list[Path]) -> pl.LazyFrame:
-    """The hands of one variant's runs, one per seating, with a ``seating`` column (rows pair within one)."""
-    scans = [scan_hands(d).with_columns(pl.lit(i, pl.Int32).alias("seating")) for i, d in enumerate(dirs)]
-    return pl.concat(scans, how="vertical_relaxed") if len(scans) > 1 else scans[0]
 
 
 def answer_frames(question: Question, ref_lf, alt_lf, ref_info: dict, alt_info: dict, seed: int = 0) -> Question:
@@ -120,10 +113,7 @@ def _pct(x: float) -> str:
 
 
 def _hands(n: int | None) -> str:
-    if n is None:
-        return ""
-    rounded = float(f"{n:.2g}")
-    return f"about {rounded:,.0f} hands" if rounded < 1e9 else "more hands than is practical"
+    return "" if n is None else hands_text(n)
 
 
 def _session(q: Question) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from html import escape
 
-from mjsim.analysis.headline import MEASURES, SHARES
+from mjsim.analysis.headline import MEASURES, SHARES, hands_text
 from mjsim.analysis.verdict import Question, answer_text
 from mjsim.report import html as H
 
@@ -36,7 +36,7 @@ def _verdict(c) -> str:
         return "same"
     if c.resolved:
         return "changed"
-    return f"cannot tell (about {float(f'{c.hands_needed:.2g}'):,.0f} hands would)" if c.hands_needed else "cannot tell"
+    return f"cannot tell ({hands_text(c.hands_needed)} would)" if c.hands_needed else "cannot tell"
 
 
 def measures_rows(q: Question) -> list[dict]:
