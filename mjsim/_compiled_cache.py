@@ -13,11 +13,10 @@ from __future__ import annotations
 
 import hashlib
 import os
+import sys
 from pathlib import Path
 
-import numba
-
-from mjsim.hand.tables import cache_dir
+from mjsim.cache import cache_dir
 
 COMPILED_PACKAGES = ("hand", "sim", "agents")  # the packages holding @njit code
 # Pure-Python drivers in those packages that compiled code never reads: editing them must not
@@ -37,6 +36,15 @@ def source_key() -> str:
 
 
 def configure() -> None:
+    """Point numba's cache at the keyed directory without importing numba (``import mjsim`` stays cheap).
+
+    numba reads ``NUMBA_CACHE_DIR`` when it is first imported, so the variable is set here (worker
+    processes inherit it); if numba is already loaded its config is set directly.
+    """
     if os.environ.get("NUMBA_CACHE_DIR"):
         return
-    numba.config.CACHE_DIR = str(cache_dir() / f"numba-{source_key()}")
+    directory = str(cache_dir() / f"numba-{source_key()}")
+    if "numba" in sys.modules:
+        sys.modules["numba"].config.CACHE_DIR = directory
+    else:
+        os.environ["NUMBA_CACHE_DIR"] = directory

@@ -12,13 +12,7 @@ import importlib.util
 import sys
 import warnings
 import weakref
-
-from tqdm.std import TqdmWarning
-from tqdm.std import tqdm as _text_tqdm
-
-with warnings.catch_warnings():  # without ipywidgets tqdm.auto warns on import; the text bar is used then
-    warnings.simplefilter("ignore", TqdmWarning)
-    from tqdm.auto import tqdm as _auto_tqdm
+from functools import cache
 
 _quiet = False
 _open_bars: weakref.WeakSet[Progress] = weakref.WeakSet()
@@ -40,9 +34,21 @@ def close_all() -> None:
         bar.close()
 
 
+@cache
+def _bar_classes():
+    """tqdm's text bar and ``tqdm.auto``'s choice, imported on the first bar (tqdm costs a tenth of a second)."""
+    from tqdm.std import TqdmWarning
+    from tqdm.std import tqdm as text_bar
+
+    with warnings.catch_warnings():  # without ipywidgets tqdm.auto warns on import; the text bar is used then
+        warnings.simplefilter("ignore", TqdmWarning)
+        from tqdm.auto import tqdm as auto_bar
+    return text_bar, auto_bar
+
+
 def _in_notebook() -> bool:
     """Whether tqdm.auto chose the notebook widget (its class then derives from tqdm.notebook's)."""
-    return any(cls.__module__ == "tqdm.notebook" for cls in _auto_tqdm.__mro__)
+    return any(cls.__module__ == "tqdm.notebook" for cls in _bar_classes()[1].__mro__)
 
 
 def _is_terminal(stream) -> bool:
@@ -76,7 +82,8 @@ class Progress:
         options = dict(total=self.total, unit=f" {self.label}", file=stream, mininterval=0.1, dynamic_ncols=True)
         # the widget needs ipywidgets; without it a notebook shows the text bar
         widget = _in_notebook() and stream is sys.stderr and importlib.util.find_spec("ipywidgets") is not None
-        return (_auto_tqdm if widget else _text_tqdm)(**options)
+        text_bar, auto_bar = _bar_classes()
+        return (auto_bar if widget else text_bar)(**options)
 
     def update(self, n: int) -> None:
         n = int(n)

@@ -136,7 +136,7 @@ def test_report_building_reports_progress_step_by_step(small_run, tmp_path, monk
 
 
 def test_cache_dir_is_the_platform_user_cache_dir(monkeypatch, tmp_path):
-    from mjsim.hand.tables import cache_dir
+    from mjsim.cache import cache_dir
 
     monkeypatch.delenv("MJSIM_CACHE_DIR", raising=False)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))  # platformdirs follows it on Linux

@@ -34,7 +34,8 @@ from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
-from platformdirs import user_cache_dir
+
+from mjsim.cache import cache_dir
 
 MAX_SETS = 5
 UNREACHABLE = 60
@@ -166,13 +167,6 @@ def build_tables(digits: int, chows: bool) -> SuitTables:
         tile_count=tile_count.astype(np.uint8),
         features=features,
     )
-
-
-def cache_dir() -> Path:
-    """Where generated tables are kept between runs: ``MJSIM_CACHE_DIR``, else the platform's user cache dir."""
-    if os.environ.get("MJSIM_CACHE_DIR"):
-        return Path(os.environ["MJSIM_CACHE_DIR"])
-    return Path(user_cache_dir("mjsim", appauthor=False))
 
 
 def _cache_file() -> Path:
