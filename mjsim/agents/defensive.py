@@ -19,7 +19,6 @@ efficient play nor the fold discards a wild while another tile is legal.
 """
 
 import numpy as np
-from numba import njit
 
 from mjsim.agents.base import (
     RULE_FORMS,
@@ -53,7 +52,7 @@ from mjsim.agents.shape import (
     special_on,
     special_shanten,
 )
-from mjsim.sim.borrowing import njit_borrowed
+from mjsim.sim.borrowing import kernel, njit_borrowed
 from mjsim.sim.constants import DISCARD, PASS, RESPONSE, TURN, WIN
 
 LIABLE_LIMIT = 2  # JPH-S5: feeds a limit hand (fourth wind, third dragon)
@@ -162,7 +161,7 @@ def turn_shanten(hand, hi, sets, melds, forms, T, W):
     return best
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def defensive_turn(
     i,
     hand,
@@ -192,7 +191,7 @@ def defensive_turn(
     return efficient_turn(i, hand, hi, visible, i, sets, melds, legal, forms, rng, T, W)
 
 
-@njit(cache=True)
+@kernel
 def defensive_kernel(
     hand,
     sets_needed,

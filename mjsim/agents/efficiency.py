@@ -20,7 +20,6 @@ with the ``defensive`` and ``value`` policies.
 """
 
 import numpy as np
-from numba import njit
 
 from mjsim.agents.base import Policy, joint_partial_table, new_actions
 from mjsim.agents.legal import checked, uniform_legal
@@ -45,7 +44,7 @@ from mjsim.agents.shape import (
     terminal_rank,
     ukeire_marked,
 )
-from mjsim.sim.borrowing import njit_borrowed
+from mjsim.sim.borrowing import kernel, njit_borrowed
 from mjsim.sim.constants import (
     AKONG,
     CHOW_HIGH,
@@ -278,7 +277,7 @@ def wild_turn(i, G, wild, legal, rng):
     return -1
 
 
-@njit(cache=True)
+@kernel
 def efficiency_kernel(
     hand, sets_needed, meld_count, visible, decision, target, wild, any_wild, legal, rng, forms, T, out
 ):

@@ -60,7 +60,6 @@ from __future__ import annotations
 from functools import lru_cache
 
 import numpy as np
-from numba import njit
 
 from mjsim.agents.base import (
     RULE_ALL_PUNGS,
@@ -115,7 +114,7 @@ from mjsim.agents.value import (
     pung_counts,
     valued_weights,
 )
-from mjsim.sim.borrowing import njit_borrowed, stack_array
+from mjsim.sim.borrowing import kernel, njit_borrowed, stack_array
 from mjsim.sim.constants import (
     AKONG,
     CHOW_HIGH,
@@ -204,7 +203,7 @@ OFF_SHAPE_MARGIN = 3.0  # how far a discard's chain value may fall short of its 
 OTHER_WIN_PAY = 0.6  # share of an opponent's win this player pays on average (self-draws, deal-ins)
 
 
-@njit(cache=True)
+@kernel
 def own_melds(exposed, i, melds, MK, MT):
     """The player's melds rebuilt from its exposed tile counts (pungs, kongs, then chows low to high);
     returns how many were rebuilt."""
@@ -276,7 +275,7 @@ def win_points(real, wilds, win_tile, self_draw, ctx, sc, pay, MK, MT, nm, found
     return 3.0 * units * pay[P_SELF_MULT] if self_draw else units * pay[P_DISCARD_MULT]
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def sht_payers(seat_offset, pay):
     """SHT-M1: how many shares the three non-winners pay a winner at ``seat_offset`` (the dealer's count twice)."""
     if not pay[P_DEALER_DOUBLE]:
@@ -983,7 +982,7 @@ def expert_response(i, hand, hi, sets, nm, wilds, legal, t, vis, wild, ex, X, Y,
     return choice
 
 
-@njit(cache=True)
+@kernel
 def expert_kernel(hand, sets_needed, meld_count, exposed, discards, visible, wall_left, seat_offset, round_wind,
                   decision, target, wild, any_wild, flower_groups, legal, rng, params, rules, pay, sc, T, cache,
                   out):  # fmt: skip

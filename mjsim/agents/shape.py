@@ -45,9 +45,8 @@ wild instead adds to every discard's ukeire (a drawn wild always improves).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from mjsim.sim.borrowing import njit_borrowed
+from mjsim.sim.borrowing import kernel, njit_borrowed
 
 BIG = 99
 MAX_SETS = 5
@@ -97,7 +96,7 @@ def joint_table(suit_partial: np.ndarray, honour_partial: np.ndarray) -> np.ndar
     return np.ascontiguousarray(np.concatenate([suit, honour]))
 
 
-@njit(cache=True)
+@kernel
 def new_work():
     """A fresh work array (one per kernel call)."""
     W = np.zeros((N_W, 34), np.int64)

@@ -4,13 +4,12 @@ It is the baseline that ignores everything — shape, safety, value and wild til
 ghost (C-J1) as readily as any other tile, and passes (换三张) and declares void (定缺) at random.
 """
 
-from numba import njit
-
 from mjsim.agents.base import Policy, new_actions
 from mjsim.agents.legal import uniform_legal
+from mjsim.sim.borrowing import kernel
 
 
-@njit(cache=True)
+@kernel
 def random_kernel(legal, rng, out):
     """Fill ``out`` with a uniform legal action per row."""
     for i in range(out.size):

@@ -27,7 +27,6 @@ tile may go.
 """
 
 import numpy as np
-from numba import njit
 
 from mjsim.agents.base import (
     RULE_ALL_PUNGS,
@@ -77,7 +76,7 @@ from mjsim.agents.shape import (
     special_on,
     special_shanten,
 )
-from mjsim.sim.borrowing import njit_borrowed
+from mjsim.sim.borrowing import kernel, njit_borrowed
 from mjsim.sim.constants import (
     AKONG,
     CHOW_HIGH,
@@ -539,7 +538,7 @@ def value_response(i, hand, hi, sets, melds, ex, vis, legal, t, rules, greed, T,
     return choice
 
 
-@njit(cache=True)
+@kernel
 def value_kernel(
     hand,
     sets_needed,

@@ -1,4 +1,17 @@
-"""``njit_borrowed``: compile a helper that only borrows its arrays, without reference counting.
+"""How mjsim compiles: :func:`kernel`, and :func:`njit_borrowed` for helpers that only borrow their arrays.
+
+**One specialisation per function.**  numba compiles a function once per
+distinct tuple of argument types, and from compiled code a constant argument
+is typed as its literal value (``Literal[int](0)``) and an ``int8`` array
+element as ``int8``.  The engine calls its scorer and helpers from dozens of
+sites with such arguments, so a first run compiled each of them up to ten times
+(348 specialisations of 167 functions, three minutes of CPU).  Both decorators
+widen the argument types a call from compiled code asks for (literals to their
+type, integers narrower than 64 bits to ``int64``) before compiling, and the
+call converts its arguments to that one signature.  numba's integer arithmetic
+already works in 64 bits, so widening changes no result.
+
+**No reference counting in borrowing helpers.**
 
 numba counts references to every array a compiled function receives, every
 view it takes and every array field it reads, with atomic instructions.  In
@@ -13,19 +26,47 @@ helper takes its scratch from its caller or from :func:`stack_array`.
 
 from __future__ import annotations
 
-from numba import njit, types
+from numba import types
 from numba.core import cgutils
+from numba.core.registry import CPUDispatcher
 from numba.extending import intrinsic
 from numba.np.arrayobj import make_array, populate_array
 
 
-def njit_borrowed(func=None, **options):
-    """``numba.njit(cache=True, _nrt=False, **options)``, usable bare or with options."""
+def _widened(numba_type):
+    """The type a function is compiled for when a call passes ``numba_type``."""
+    plain = types.unliteral(numba_type)
+    if isinstance(plain, types.Integer) and plain.bitwidth < 64:
+        return types.int64
+    return plain
 
+
+class _WideningDispatcher(CPUDispatcher):
+    """A dispatcher that compiles calls from compiled code for widened argument types (module docstring)."""
+
+    def get_call_template(self, args, kws):
+        return super().get_call_template(
+            tuple(_widened(a) for a in args), {name: _widened(a) for name, a in kws.items()}
+        )
+
+
+def _decorator(func, options):
     def compile_(f):
-        return njit(cache=True, _nrt=False, **options)(f)
+        dispatcher = _WideningDispatcher(py_func=f, locals={}, targetoptions={"nopython": True, **options})
+        dispatcher.enable_caching()
+        return dispatcher
 
     return compile_(func) if func is not None else compile_
+
+
+def kernel(func=None, **options):
+    """``numba.njit(cache=True, **options)`` with one specialisation per function, usable bare or with options."""
+    return _decorator(func, options)
+
+
+def njit_borrowed(func=None, **options):
+    """:func:`kernel` without reference counting (``_nrt=False``), for helpers that only borrow arrays."""
+    return _decorator(func, {"_nrt": False, **options})
 
 
 @intrinsic

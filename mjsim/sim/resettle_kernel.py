@@ -1,13 +1,13 @@
 """Compiled core of re-settlement: score logged wins again and run the engine's settlement on them."""
 
 import numpy as np
-from numba import njit
 
+from mjsim.sim.borrowing import kernel
 from mjsim.sim.scoring import score_win
 from mjsim.sim.settle import settle
 
 
-@njit(cache=True)
+@kernel
 def rescore_and_settle(
     st,
     p,

@@ -9,14 +9,15 @@ hand id), so a hand's seed does not depend on how the run was split.
 """
 
 import numpy as np
-from numba import njit
+
+from mjsim.sim.borrowing import kernel
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def mix64(z):
     """The splitmix64 finaliser: a bijective scramble of a uint64."""
     z = (z ^ (z >> np.uint64(30))) * _MIX1
@@ -24,26 +25,26 @@ def mix64(z):
     return z ^ (z >> np.uint64(31))
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def next_u64(state, i):
     """Advance stream ``state[i]`` and return its next uint64."""
     state[i] += _GOLDEN
     return mix64(state[i])
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def next_float(state, i):
     """Uniform float in [0, 1) from stream ``state[i]``."""
     return (next_u64(state, i) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def next_below(state, i, n):
     """Uniform integer in [0, n) from stream ``state[i]`` (n small, bias below 2**-40)."""
     return np.int64(next_u64(state, i) % np.uint64(n))
 
 
-@njit(cache=True)
+@kernel
 def stream_seed(hand_seed, stream):
     """Seed of sub-stream ``stream`` (0 wall, 1-4 seats, ...) of a hand."""
     return mix64(np.uint64(hand_seed) ^ mix64(np.uint64(stream + 1) * _GOLDEN))
@@ -54,7 +55,7 @@ def root_key(root_seed: int) -> np.uint64:
     return np.random.SeedSequence(int(root_seed)).generate_state(1, dtype=np.uint64)[0]
 
 
-@njit(cache=True)
+@kernel
 def _hand_seeds(key, hand_ids, out):
     for i in range(hand_ids.size):
         out[i] = mix64(key + np.uint64(hand_ids[i]) * _GOLDEN)

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from numba import njit
 from numba.experimental import structref
 
 from mjsim.hand.fast import hand_tables, is_win_counts
-from mjsim.sim.borrowing import njit_borrowed
+from mjsim.sim.borrowing import kernel, njit_borrowed
 from mjsim.sim.fastscore import NOT_A_WIN, score_jipinghu, score_params
 from mjsim.sim.fastscore_sht import score_shuitou, sht_params
 from mjsim.sim.fastscore_tdh import score_tuidaohu, tdh_params
@@ -41,14 +40,14 @@ def scoring(ruleset) -> Scoring:
     )
 
 
-@njit(cache=True)
+@kernel
 def _new_scoring(jph, tdh, xz, sht, tables):
     """Build the struct in compiled code (cached), not with ``Scoring(...)`` from Python, which compiles
     the proxy's constructor again in every process."""
     return Scoring(jph, tdh, xz, sht, tables)
 
 
-@njit(cache=True)
+@kernel
 def score_win(
     family,
     forms,

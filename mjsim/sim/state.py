@@ -11,11 +11,11 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 from numba.core import types
 from numba.experimental import structref
 
 from mjsim.hand.fast import form_bits
+from mjsim.sim.borrowing import kernel
 from mjsim.sim.constants import MAX_MELDS, MAX_WALL
 from mjsim.sim.fastscore import N_PATTERNS
 from mjsim.sim.observation import FAMILY_IDS
@@ -282,7 +282,7 @@ STATE_FIELDS = (
 structref.define_proxy(State, StateType, list(STATE_FIELDS))
 
 
-@njit(cache=True)
+@kernel
 def _new_state(arrays):
     """Build the struct in compiled code: numba caches this function, whereas calling ``State(...)``
     from Python compiles the proxy's constructor again in every process (over a second per worker)."""
