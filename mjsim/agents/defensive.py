@@ -161,7 +161,7 @@ def turn_shanten(hand, hi, sets, melds, forms, T, W):
     return best
 
 
-@kernel(inline="always")
+@njit_borrowed
 def defensive_turn(
     i,
     hand,

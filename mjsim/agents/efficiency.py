@@ -238,7 +238,7 @@ def clamp_sets(sets_needed, i):
     return min(max(np.int64(sets_needed[i]), 0), 5)
 
 
-@njit_borrowed(inline="always")
+@njit_borrowed
 def wilds_of_row(hand, i, wild, visible, G, W):
     """:func:`~mjsim.agents.shape.load_wilds` for row ``i``, inlined so that the common case (no wild
     kinds, nothing to clear) costs one scan of ``wild[i]`` and no call."""

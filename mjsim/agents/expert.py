@@ -275,7 +275,7 @@ def win_points(real, wilds, win_tile, self_draw, ctx, sc, pay, MK, MT, nm, found
     return 3.0 * units * pay[P_SELF_MULT] if self_draw else units * pay[P_DISCARD_MULT]
 
 
-@kernel(inline="always")
+@njit_borrowed
 def sht_payers(seat_offset, pay):
     """SHT-M1: how many shares the three non-winners pay a winner at ``seat_offset`` (the dealer's count twice)."""
     if not pay[P_DEALER_DOUBLE]:

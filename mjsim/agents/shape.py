@@ -273,7 +273,7 @@ def special_on(forms, sets, own_melds):
     return (forms & 6) != 0 and sets == 4 and own_melds == 0
 
 
-@njit_borrowed(inline="always")
+@njit_borrowed
 def _kind_change(u, old, new):
     """How the five seven-pairs / orphans counts (``W[R_INFO, 15:20]``) move when kind ``u`` goes from
     ``old`` to ``new`` copies: pairs (quads as two), pair kinds, kinds, orphan kinds, orphan pair kinds."""
@@ -284,7 +284,7 @@ def _kind_change(u, old, new):
     return pairs, pair_kinds, kinds, kinds if orphan else 0, pair_kinds if orphan else 0
 
 
-@njit_borrowed(inline="always")
+@njit_borrowed
 def _special_value(forms, pairs, pair_kinds, kinds, orphan_kinds, orphan_pairs, wilds, n_tiles):
     """Seven-pairs / thirteen-orphans shanten (raw units, see the module notes) from the five counts."""
     best = BIG
@@ -300,7 +300,7 @@ def _special_value(forms, pairs, pair_kinds, kinds, orphan_kinds, orphan_pairs, 
     return best
 
 
-@njit_borrowed(inline="always")
+@njit_borrowed
 def special_after(forms, counts, out_kind, out_held, in_kind, in_held):
     """Seven-pairs / orphans shanten of the analysed hand minus ``out_kind`` plus ``in_kind`` (-1: none),
     holding ``out_held`` / ``in_held`` copies of them; ``counts`` = the tuple of :func:`special_counts`.
@@ -322,7 +322,7 @@ def special_after(forms, counts, out_kind, out_held, in_kind, in_held):
     return _special_value(forms, pairs, pair_kinds, kinds, orphan_kinds, orphan_pairs, wilds, n_tiles)
 
 
-@njit_borrowed(inline="always")
+@njit_borrowed
 def special_counts(W):
     """The analysed hand's seven-pairs / orphans counts, wild tiles held and tile count (all wilds
     included), read once per decision for :func:`special_after`."""

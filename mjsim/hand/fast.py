@@ -16,7 +16,7 @@ from typing import NamedTuple
 import numpy as np
 
 from mjsim.hand.tables import FEATURE_BITS, load_tables
-from mjsim.sim.borrowing import kernel, njit_borrowed, stack_array
+from mjsim.sim.borrowing import njit_borrowed, stack_array
 
 BIG = 99
 _COMPLETE = FEATURE_BITS["complete"][0]
@@ -58,7 +58,7 @@ def hand_tables() -> HandTables:
     return HandTables(suit.partial, honour.partial, suit.exact, honour.exact, suit.features, honour.features)
 
 
-@kernel(inline="always")
+@njit_borrowed
 def component_code(counts, start, length):
     code = 0
     for i in range(length):
@@ -75,7 +75,7 @@ def codes_of(counts, codes):
     codes[3] = component_code(counts, 27, 7)
 
 
-@kernel(inline="always")
+@njit_borrowed
 def tile_weight(tile):
     """How much one tile of kind ``tile`` adds to its component's code."""
     if tile >= 27:
@@ -83,7 +83,7 @@ def tile_weight(tile):
     return 5 ** (8 - tile % 9)
 
 
-@kernel(inline="always")
+@njit_borrowed
 def _need(table, code, m, p):
     return np.int32(table[code, m, p])
 
@@ -208,7 +208,7 @@ def standard_wilds_needed(counts, suit_exact, honour_exact):
     return best
 
 
-@kernel(inline="always")
+@njit_borrowed
 def may_be_win(counts, n_tiles, forms):
     """A cheap necessary condition for ``is_win_counts`` with no wild tiles (no table lookups).
 

@@ -41,7 +41,7 @@ import numpy as np
 from numba.experimental import structref
 
 from mjsim.hand.fast import may_be_win
-from mjsim.sim.borrowing import kernel
+from mjsim.sim.borrowing import kernel, njit_borrowed
 from mjsim.sim.constants import (
     AKONG,
     CHOW_HIGH,
@@ -223,7 +223,7 @@ def _score(st, p, sc, b, s, counts, win_tile, flags, discard_winners, found, wor
     )  # fmt: skip
 
 
-@kernel(inline="always")
+@njit_borrowed
 def _holds_suit(counts, c):
     """``counts`` holds a tile of suit ``c`` (-1: no suit)."""
     if c < 0:
@@ -533,7 +533,7 @@ def _set_wilds(st, p, b):
             k += 1
 
 
-@kernel(inline="always")
+@njit_borrowed
 def _count_flower(slots, tile):
     slots[WHITE_SLOT if tile == WHITE else tile - 34] += 1
 
@@ -1042,7 +1042,7 @@ def _complete_concealed_kong(st, p, b, s, t):
     st.phase[b] = PH_DRAW
 
 
-@kernel(inline="always")
+@njit_borrowed
 def _is_orphan(t):
     return t >= 27 or t % 9 == 0 or t % 9 == 8
 

@@ -27,7 +27,7 @@ from typing import NamedTuple
 import numpy as np
 
 from mjsim.hand.fast import standard_wilds_needed
-from mjsim.sim.borrowing import kernel, njit_borrowed, stack_array
+from mjsim.sim.borrowing import njit_borrowed, stack_array
 from mjsim.sim.constants import MELD_CHOW, MELD_CKONG, MELD_KONG, MELD_PUNG
 from mjsim.sim.fastscore import FIRST_TURN, KONG_REPLACEMENT, N_PATTERNS, NOT_A_WIN, ROBBED_KONG, SELF_DRAW, P
 
@@ -96,7 +96,7 @@ def sht_params(ruleset) -> ShtParams:
     return ShtParams(ruleset.double_from_tai, ruleset.double_factor, ruleset.white_is_flower)
 
 
-@kernel(inline="always")
+@njit_borrowed
 def _special(t, seat_wind):
     """SHT-T1 special kinds: the seat wind, 发 and 中."""
     return t == seat_wind or t == GREEN or t == RED

@@ -10,14 +10,14 @@ hand id), so a hand's seed does not depend on how the run was split.
 
 import numpy as np
 
-from mjsim.sim.borrowing import kernel
+from mjsim.sim.borrowing import kernel, njit_borrowed
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
 
 
-@kernel(inline="always")
+@njit_borrowed
 def mix64(z):
     """The splitmix64 finaliser: a bijective scramble of a uint64."""
     z = (z ^ (z >> np.uint64(30))) * _MIX1
@@ -25,20 +25,20 @@ def mix64(z):
     return z ^ (z >> np.uint64(31))
 
 
-@kernel(inline="always")
+@njit_borrowed
 def next_u64(state, i):
     """Advance stream ``state[i]`` and return its next uint64."""
     state[i] += _GOLDEN
     return mix64(state[i])
 
 
-@kernel(inline="always")
+@njit_borrowed
 def next_float(state, i):
     """Uniform float in [0, 1) from stream ``state[i]``."""
     return (next_u64(state, i) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
-@kernel(inline="always")
+@njit_borrowed
 def next_below(state, i, n):
     """Uniform integer in [0, n) from stream ``state[i]`` (n small, bias below 2**-40)."""
     return np.int64(next_u64(state, i) % np.uint64(n))
