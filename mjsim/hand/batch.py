@@ -193,7 +193,7 @@ def _standard_need(codes, sets, bound, suit_partial, honour_partial):
     return best
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _row4(table, code):
     """A component's needs for 0..4 sets, without and with the pair, as two tuples (kept in registers)."""
     no_pair = (
@@ -213,7 +213,7 @@ def _row4(table, code):
     return no_pair, pair
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _mp(x, y, m):
     """``min(x[i] + y[m - i])`` over ``i``: one term of a min-plus convolution."""
     best = x[0] + y[m]
@@ -222,7 +222,7 @@ def _mp(x, y, m):
     return best
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _conv4(a0, a1, b0, b1):
     """Min-plus of two components' need tuples for 0..4 sets: (without pair, with pair)."""
     no_pair = (_mp(a0, b0, 0), _mp(a0, b0, 1), _mp(a0, b0, 2), _mp(a0, b0, 3), _mp(a0, b0, 4))
@@ -240,7 +240,8 @@ def _conv4(a0, a1, b0, b1):
 def _standard_need4(codes, suit_partial, honour_partial):
     """:func:`_standard_need` for four sets (13/14 tiles), unpruned: two min-plus convolutions of
     component pairs, then their combination, on tuples that stay in registers.  Branch-free, this is
-    about twice as fast as the pruned loops, whose exits random hands mispredict."""
+    about twice as fast as the pruned loops, whose exits random hands mispredict.  Its helpers are left to
+    LLVM to inline: inlined by numba (``inline="always"``), their many copies tripled the compile time."""
     a0, a1 = _row4(suit_partial, codes[0])
     b0, b1 = _row4(suit_partial, codes[1])
     c0, c1 = _row4(suit_partial, codes[2])
