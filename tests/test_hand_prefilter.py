@@ -1,7 +1,8 @@
 """``may_be_win``: the engine's count-only filter before a win check must never reject a winning hand.
 
-The oracle is the numpy kernel ``mjsim.hand.is_win`` (itself checked against
-the ``mahjong`` package in test_hand_kernels.py), over random, complete and
+The oracle is the batch API ``mjsim.hand.is_win`` (itself checked against
+the ``mahjong`` package in test_hand_kernels.py and against the numpy
+reference in test_hand_batch.py), over random, complete and
 near-complete hands of every concealed size, for each combination of forms.
 """
 

@@ -1,7 +1,9 @@
 """Hand evaluation: batched table-driven kernels and the per-hand decomposition reference.
 
-- :func:`is_win`, :func:`shanten`, :func:`winning_tiles` — vectorised over ``(B, 34)`` counts
-  (:mod:`mjsim.hand.kernels`, tables in :mod:`mjsim.hand.tables`);
+- :func:`is_win`, :func:`shanten`, :func:`winning_tiles` — over ``(B, 34)`` counts or one hand
+  (:mod:`mjsim.hand.kernels` checks the input; the compiled numba loops of :mod:`mjsim.hand.batch`,
+  imported on the first call so that importing this package loads no numba, read the tables of
+  :mod:`mjsim.hand.tables`);
 - :func:`decompositions` — every split of a complete hand into sets and pair, with wild tiles
   (:mod:`mjsim.hand.decompose`), used by the reference scorer.
 """

@@ -1,9 +1,12 @@
 """Compiled (numba) per-hand evaluation for the simulator and the policies.
 
-The batched numpy kernels in :mod:`mjsim.hand.kernels` are the public API;
-inside the simulator one hand is evaluated at a time from compiled code, so
-the same lookup tables are read here by small ``@njit`` functions.  Tests
-check these against the numpy kernels.
+The batch functions of :mod:`mjsim.hand.kernels` (compiled in
+:mod:`mjsim.hand.batch`) are the public API; inside the simulator one hand is
+evaluated at a time from compiled code with the engine's form bits, so the
+same lookup tables are read here by small ``@njit`` functions.
+tests/test_hand_fast.py checks ``shanten_of``, ``is_win_counts`` and
+``standard_wilds_needed`` against the public API, tests/test_hand_prefilter.py
+``may_be_win``.
 
 All functions take the table arrays explicitly (``HandTables`` fields), since
 numba cannot read module-level Python objects that change at run time.
