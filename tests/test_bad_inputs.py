@@ -336,6 +336,7 @@ def _mjsim(argv, cwd, **kwargs) -> subprocess.CompletedProcess:
     )  # fmt: skip
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("argv, status", SUBPROCESS_CASES, ids=[_case_id(c) for c in SUBPROCESS_CASES])
 def test_cli_bad_input_is_one_line_in_a_real_process(argv, status, shared, tmp_path):
     before = _snapshot(shared["root"])

@@ -38,6 +38,7 @@ def test_bad_vary_option_is_named():
         build_variants(["jipinghu"], ["nosuch=1,2"])
 
 
+@pytest.mark.slow
 def test_cli_compare_end_to_end(tmp_path, capsys):
     out = tmp_path / "cmp"
     code = main(["compare", "--ruleset", "jipinghu", "--vary", "cap=3,5", "--vary", "min_fan=0,1", "--hands", "400",

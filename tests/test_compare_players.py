@@ -106,6 +106,7 @@ def test_pooled_tables_cluster_by_wall(tmp_path):
     assert np.all(by_hand["se"].to_numpy() < single["se"].to_numpy() * 0.75)  # treating them as independent lies
 
 
+@pytest.mark.slow
 def test_cli_compare_duplicate_plays_each_seating_and_pools_by_policy(tmp_path, capsys):
     out = tmp_path / "dup"
     code = main(["compare", "--vary", "cap=3,5", "--policy", "efficiency;efficiency;random;random", "--duplicate",
@@ -151,6 +152,7 @@ def test_the_built_in_panels_load_and_bad_panels_are_clear_errors(tmp_path):
         load_panel(str(house))
 
 
+@pytest.mark.slow
 def test_panel_effects_per_member_with_the_range_over_the_panel(tmp_path, capsys):
     out = tmp_path / "panel"
     code = main(["compare", "--panel", "quick", "--ruleset", "jipinghu_5fan", "--vary", "cap=3,5", "--hands", "80",

@@ -3,6 +3,8 @@
 import json
 import re
 
+import pytest
+
 from mjsim.analysis.resettle import play_changes
 from mjsim.cli import demo_variants, main
 
@@ -23,6 +25,7 @@ def test_demo_questions_are_the_cap_alone_the_edition_and_the_horses():
         assert alt.base_label == ref.label and not play_changes(ref.ruleset, alt.ruleset)
 
 
+@pytest.mark.slow  # the README's main job end to end
 def test_demo_opens_its_report_with_the_answers(tmp_path, capsys):
     out, report = tmp_path / "runs", tmp_path / "demo.html"
     assert main(["demo", "--hands", "64", "--workers", "1", "--out", str(out), "--report", str(report)]) == 0

@@ -17,6 +17,7 @@ from __future__ import annotations
 import handgen
 import numpy as np
 import pytest
+from quick import first_quick
 
 from mjsim import score_hand
 from mjsim.rules import ruleset
@@ -330,7 +331,7 @@ def preset_cases():
     return random_cases(SEED, CASES_PER_PRESET)
 
 
-@pytest.mark.parametrize("name", PRESETS)
+@pytest.mark.parametrize("name", first_quick(PRESETS))
 def test_compiled_scorer_matches_reference_on_random_wins(name, preset_cases):
     rs = ruleset(name)
     seen = _assert_same(rs, preset_cases)
@@ -343,7 +344,7 @@ def test_compiled_scorer_matches_reference_on_random_wins(name, preset_cases):
     assert not rare, f"patterns seen fewer than 20 times in {len(preset_cases)} wins: {rare}"
 
 
-@pytest.mark.parametrize("case", OVERRIDES, ids=[f"{n}-{'-'.join(o)}" for n, o in OVERRIDES])
+@pytest.mark.parametrize("case", first_quick(OVERRIDES, 4), ids=[f"{n}-{'-'.join(o)}" for n, o in OVERRIDES])
 def test_compiled_scorer_matches_reference_with_overrides(case):
     name, overrides = case
     rs = ruleset(name, **overrides)

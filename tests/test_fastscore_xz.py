@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from quick import first_quick
 
 from mjsim import score_hand
 from mjsim.hand.fast import hand_tables
@@ -179,7 +180,7 @@ def cases():
     return _cases(SEED, CASES)
 
 
-@pytest.mark.parametrize("name", PRESETS)
+@pytest.mark.parametrize("name", first_quick(PRESETS))
 def test_compiled_xz_scorer_matches_reference(name, cases):
     seen = _assert_same(ruleset(name), cases)
     # the generator reaches every XZ-F1 pattern but 天胡/地胡's rarer shapes, every addition, and XZ-P2 refusals
@@ -189,7 +190,7 @@ def test_compiled_xz_scorer_matches_reference(name, cases):
     assert not rare, f"seen fewer than 10 times in {len(cases)} hands: {rare}"
 
 
-@pytest.mark.parametrize("overrides", OVERRIDES, ids=[",".join(o) for o in OVERRIDES])
+@pytest.mark.parametrize("overrides", first_quick(OVERRIDES, 3), ids=[",".join(o) for o in OVERRIDES])
 def test_compiled_xz_scorer_matches_reference_with_house_options(overrides, cases):
     seen = _assert_same(ruleset("xuezhan", **overrides), cases[:3000])
     if overrides.get("extra_patterns"):  # XZ-H5 reached

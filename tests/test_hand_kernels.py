@@ -214,6 +214,7 @@ def test_tables_checksum_is_pinned():
     assert hand_tables.table_checksum(suit, honours) == PINNED_CHECKSUM
 
 
+@pytest.mark.slow
 def test_corrupt_cache_is_regenerated(tmp_path, monkeypatch):
     monkeypatch.setenv("MJSIM_CACHE_DIR", str(tmp_path))
     hand_tables.load_tables.cache_clear()

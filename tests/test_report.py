@@ -532,6 +532,7 @@ def test_report_of_one_run(runs, tmp_path):
         assert float(row["sd net"]) == pytest.approx(expected[(group, "sd_net")]["estimate"], abs=1.1e-3)
 
 
+@pytest.mark.slow
 def test_report_of_three_runs_labels_and_sections(runs, tmp_path):
     out = write_report([runs["jph"], runs["jph_noliab"], runs["tdh"]], tmp_path / "three.html", title="Three runs")
     page = out.read_text(encoding="utf-8")
@@ -601,6 +602,7 @@ def test_report_of_one_hand_sessions_and_mixed_policies(tmp_path):
     assert len(fig.axes) == 1 and "per group" in _title(fig)
 
 
+@pytest.mark.slow
 def test_xuezhan_section_only_for_xuezhan_runs(runs, tmp_path):
     xz = tmp_path / "xz"
     simulate(RunSpec(mjsim.ruleset("xuezhan"), ("efficiency",), 160, session_length=8, seed=2), xz, progress=False)
@@ -662,6 +664,7 @@ def test_sht_money_figure_money_and_dealer_edge():
     assert "SHT-M2" in money.get_xticklabels()[1].get_text() and "400 hands" in _title(fig)
 
 
+@pytest.mark.slow
 def test_shuitou_section_only_for_shuitou_runs(runs, tmp_path):
     sht = tmp_path / "sht"
     simulate(RunSpec(mjsim.ruleset("shuitou"), ("efficiency",), 160, session_length=8, seed=2), sht, progress=False)

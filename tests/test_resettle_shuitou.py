@@ -126,6 +126,7 @@ def test_options_that_change_play_are_refused(logged_runs, option, value):
         resettle(logged_runs["shuitou"], **{option: value})
 
 
+@pytest.mark.slow
 def test_cli_compare_resettles_a_shuitou_settlement_option(tmp_path, capsys):
     out = tmp_path / "cmp"
     code = main(["compare", "--ruleset", "shuitou", "--vary", "dealer_pays_double=true,false", "--hands", "300",

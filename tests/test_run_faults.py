@@ -19,6 +19,8 @@ from mjsim import ruleset
 from mjsim.io import read_hands, read_run_info
 from mjsim.sim.parallel import RunSpec, simulate
 
+pytestmark = pytest.mark.slow  # real processes killed, interrupted and run on a Dask cluster: a minute in all
+
 ROOT = Path(__file__).resolve().parents[1]
 HANDS, CHUNK = 6000, 200  # 30 chunks of fast random-policy hands
 

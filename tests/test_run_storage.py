@@ -269,6 +269,7 @@ def test_a_house_file_named_to_escape_writes_only_inside_out(tmp_path):
     assert made == ["__victim-cap=3", "__victim-cap=5", "comparison.json"]
 
 
+@pytest.mark.slow
 def test_compare_refuses_to_replace_a_variant_run_without_overwrite(tmp_path, capsys):
     out = tmp_path / "cmp"
     args = ["compare", "--vary", "cap=3,5", "--hands", "40", "--session-length", "4", "--workers", "1", "--out"]

@@ -12,6 +12,7 @@ would show up here.
 import polars as pl
 import pyarrow as pa
 import pytest
+from quick import first_quick
 
 from mjsim import ruleset
 from mjsim.io import read_hands
@@ -19,7 +20,7 @@ from mjsim.sim import parallel
 from mjsim.sim.parallel import RunSpec, simulate
 from mjsim.sim.runner import play_sessions, seat_policies
 
-PRESETS = ["jipinghu", "tuidaohu"]  # tuidaohu: dealer horses (TDH-M1)
+PRESETS = first_quick(["jipinghu", "tuidaohu"])  # tuidaohu: dealer horses (TDH-M1)
 HANDS, SESSION_LENGTH, SEED = 800, 4, 17
 POLICIES = "efficiency;value;defensive;efficiency"
 
