@@ -225,6 +225,8 @@ def _execute(spec: RunSpec, writer: RunWriter, workers, progress, scheduler) -> 
     pending: dict = {}
     in_flight = 1 if backend is None or backend.name == "in-process" else 2 * backend.describe()["workers"] or 2
     try:
+        if backend is not None and backend.name == "local":
+            _compile_in_workers(backend, spec)
         queue = list(todo)
         while queue or pending:
             while queue and len(pending) < in_flight:
@@ -266,6 +268,16 @@ def _execute(spec: RunSpec, writer: RunWriter, workers, progress, scheduler) -> 
     seconds = round(time.perf_counter() - started, 3)
     info = writer.commit({"seconds": seconds, "backend": backend_info, "workers": backend_info.get("workers", 1)})
     return info
+
+
+def _compile_in_workers(backend, spec: RunSpec) -> None:
+    """Have one worker build the engine's kernels and another the run's policies before any chunk starts, so
+    that on an empty cache each is compiled once, not once per worker (``mjsim.sim.warmup``)."""
+    from mjsim.sim.warmup import compile_part
+
+    parts = [backend.submit(compile_part, "engine"), backend.submit(compile_part, "policies", spec.policies)]
+    for future in parts:
+        future.result()
 
 
 def _reported(writer: RunWriter, chunks) -> int:
