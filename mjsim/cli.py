@@ -121,7 +121,7 @@ def _cmd_simulate(args) -> None:
     from mjsim import ruleset
     from mjsim.analysis import format_summary, run_summary
     from mjsim.analysis.variants import directory_name
-    from mjsim.sim.parallel import RunSpec, resume, simulate
+    from mjsim.sim.parallel import CHUNK_HANDS, RunSpec, resume, simulate
 
     if args.resume:
         info = resume(args.resume, workers=args.workers, scheduler=args.scheduler)
@@ -133,7 +133,7 @@ def _cmd_simulate(args) -> None:
         spec = RunSpec(
             ruleset=rules, policies=policies, hands=args.hands, session_length=args.session_length, seed=args.seed,
             first_dealer=-1 if args.dealer == "random" else int(args.dealer), round_wind=args.round_wind,
-            chunk_hands=args.chunk_hands,
+            chunk_hands=args.chunk_hands or CHUNK_HANDS,
         )  # fmt: skip
         info = simulate(spec, out, workers=args.workers, overwrite=args.overwrite, scheduler=args.scheduler)
     print(f"run {info['run_id']}: {info['hands']:,} hands of {info['ruleset']} in {info['seconds']:.1f} s -> {out}")
@@ -460,8 +460,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument(
         "--chunk-hands",
         type=A.positive_int,
-        default=20_000,
-        help="hands per chunk, the unit of parallel work and of --resume (rows never depend on it)",
+        help="hands per chunk, the unit of parallel work and of --resume (default 5,000; rows never depend on it)",
     )
     sim.add_argument("--dealer", default="random", choices=["random", "0", "1", "2", "3"], help="first dealer")
     sim.add_argument("--round-wind", type=int, default=0, choices=range(4), help="first round wind 0 东 .. 3 北")

@@ -16,7 +16,7 @@ from quick import first_quick
 
 from mjsim import ruleset
 from mjsim.io import read_hands
-from mjsim.sim import parallel
+from mjsim.io.runs import read_manifest
 from mjsim.sim.parallel import RunSpec, simulate
 from mjsim.sim.runner import play_sessions, seat_policies
 
@@ -35,8 +35,9 @@ def _played(preset, tables, chunk_rows) -> pl.DataFrame:
     return pl.DataFrame(rows, infer_schema_length=None).sort("hand_id")
 
 
-def _simulated(preset, out, workers) -> pl.DataFrame:
-    spec = RunSpec(ruleset(preset), (POLICIES,), HANDS, session_length=SESSION_LENGTH, seed=SEED, run_id="split")
+def _simulated(preset, out, workers, **spec_options) -> pl.DataFrame:
+    spec = RunSpec(ruleset(preset), (POLICIES,), HANDS, session_length=SESSION_LENGTH, seed=SEED, run_id="split",
+                   **spec_options)  # fmt: skip
     simulate(spec, out, workers=workers, progress=False)
     return read_hands(out).sort("hand_id")
 
@@ -59,10 +60,10 @@ def test_rows_do_not_depend_on_tables_or_chunk_rows(preset):
 
 
 @pytest.mark.parametrize("preset", PRESETS)
-def test_rows_do_not_depend_on_chunk_boundaries_or_workers(preset, tmp_path, monkeypatch):
+def test_rows_do_not_depend_on_chunk_boundaries_or_workers(preset, tmp_path):
     one = _simulated(preset, tmp_path / "one", workers=1)
-    monkeypatch.setattr(parallel, "CHUNK_HANDS", 200)  # four chunks of 50 sessions, on two workers
-    two = _simulated(preset, tmp_path / "two", workers=2)
+    two = _simulated(preset, tmp_path / "two", workers=2, chunk_hands=HANDS // 4)  # four chunks, on two workers
+    assert len(read_manifest(tmp_path / "two")["chunks"]) == 4
     _assert_same_rows(one, two, f"{preset}: one chunk on one worker vs four chunks on two")
     # and the run's rows are the rows of a single-process loop with few tables
     few = _played(preset, tables=5, chunk_rows=37)

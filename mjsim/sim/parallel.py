@@ -24,7 +24,7 @@ from mjsim.progress import Progress
 from mjsim.sim.backends import backend_for, resolve_workers
 from mjsim.sim.runner import check_supported, play_sessions, seat_policies
 
-CHUNK_HANDS = 20_000
+CHUNK_HANDS = 5_000  # small enough that two workers finish together on runs of 50,000 hands and more
 PROGRESS_SECONDS = 0.5  # how often a worker process reports the hands it has finished
 
 
@@ -275,7 +275,8 @@ def _compile_in_workers(backend, spec: RunSpec) -> None:
     that on an empty cache each is compiled once, not once per worker (``mjsim.sim.warmup``)."""
     from mjsim.sim.warmup import compile_part
 
-    parts = [backend.submit(compile_part, "engine"), backend.submit(compile_part, "policies", spec.policies)]
+    policies = sorted(set(seat_policies(spec.policies).specs))
+    parts = [backend.submit(compile_part, "engine"), backend.submit(compile_part, "policies", policies)]
     for future in parts:
         future.result()
 
