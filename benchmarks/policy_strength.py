@@ -35,6 +35,7 @@ import multiprocessing  # noqa: E402
 import time  # noqa: E402
 
 import numpy as np  # noqa: E402
+from reference import ratio_text, reference_line, riichienv_hands_per_second  # noqa: E402
 
 PRESETS = ("jipinghu", "jipinghu_5fan", "jipinghu_5fan_min3", "tuidaohu", "tuidaohu_dianpao", "tuidaohu_ghost")
 TABLE = ("expert", "efficiency", "value", "defensive")
@@ -234,30 +235,6 @@ def expert_speed(preset, hands, spec):
         return done / (time.perf_counter() - start)
 
 
-def riichienv_speed(hands):
-    """Hands per second of riichienv with uniformly random legal actions on one core (one round per
-    ``reset``, counted by its (round, repeat) states), or None when it is not installed."""
-    try:
-        import riichienv
-    except ImportError:
-        return None
-    import random
-
-    env = riichienv.RiichiEnv()
-    rng = random.Random(0)
-    played = 0
-    start = time.perf_counter()
-    for _ in range(hands):
-        observations = env.reset()
-        rounds = set()
-        while not env.done():
-            rounds.add((env.kyoku_idx, env.honba))
-            actions = {seat: rng.choice(o.legal_actions()) for seat, o in observations.items()}
-            observations = env.step(actions)
-        played += len(rounds)
-    return played / (time.perf_counter() - start)
-
-
 def mjsim_ruleset(preset):
     import mjsim
 
@@ -328,18 +305,11 @@ def main():
                       flush=True)  # fmt: skip
     if "speed" not in skip:
         print("\n# speed")
+        reference = riichienv_hands_per_second(200)
+        print(reference_line(reference))
         for preset in presets[:2]:
-            print(f"{TABLE[0]} x4, 2 workers, {preset}: {expert_speed(preset, args.speed_hands, TABLE[0]):,.0f} hands/s",
-                  flush=True)  # fmt: skip
-        try:
-            reference = riichienv_speed(200)
-        except Exception as error:  # an API this script does not know: say so, keep the other figures
-            print(f"riichienv: could not be driven ({type(error).__name__}: {error}); row skipped")
-            return
-        if reference is None:
-            print("riichienv: not installed, row skipped (pip install riichienv to measure the reference)")
-        else:
-            print(f"riichienv, random agents, one core: {reference:,.0f} hands/s")
+            rate = expert_speed(preset, args.speed_hands, TABLE[0])
+            print(f"{TABLE[0]} x4, 2 workers, {preset}: {rate:,.0f} hands/s{ratio_text(rate, reference)}", flush=True)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,9 @@
-"""Simulator throughput and memory (targets: >= 10,000 鸡平胡 hands/s on 2 cores, 4 efficiency seats, logs
-written; peak memory < 2 GiB for a 1,000,000-hand run; 推倒胡 within 20% of the 鸡平胡 figure; 血战到底 per
+"""Simulator throughput and memory, beside riichienv measured in the same run (targets: 鸡平胡 with four
+efficiency seats and logs written on 2 workers >= 25x riichienv's random agents on one core; 2 workers >= 1.7x
+one; peak memory < 2 GiB for a 1,000,000-hand run; 推倒胡 within 20% of the 鸡平胡 figure; 血战到底 per
 discard within 20% of 鸡平胡: ``--compare xuezhan``, ratio >= 0.80; 水头 per discard at least half of
-鸡平胡's: ``--compare shuitou``, ratio >= 0.50).
+鸡平胡's: ``--compare shuitou``, ratio >= 0.50; ``--families``: every family and the expert policy, each
+as a ratio to riichienv, no lower than the last figures in benchmarks/README.md).
 
 Each figure is a whole `mjsim simulate` run in a fresh process (numba caches
 warmed first), timed from outside, with the peak resident memory of the
@@ -10,7 +12,7 @@ one worker (what the second core adds) and, with ``--compare``, a second
 ruleset on the same seed and sizes, per hand and per turn (discard), since
 rulesets differ in how long their hands last.
 
-    python benchmarks/throughput.py [--hands 200000] [--ruleset jipinghu] [--compare tuidaohu] [--million]
+    python benchmarks/throughput.py [--hands 200000] [--ruleset jipinghu] [--compare tuidaohu] [--families] [--million]
 """
 
 import argparse
@@ -22,6 +24,7 @@ import time
 from pathlib import Path
 
 import pyarrow.parquet as pq
+from reference import ratio_text, reference_line, riichienv_hands_per_second
 
 
 def run(hands, workers, policy="efficiency", ruleset="jipinghu"):
@@ -40,6 +43,9 @@ def run(hands, workers, policy="efficiency", ruleset="jipinghu"):
 
 
 PER_DISCARD_TARGET = {"xuezhan": 0.80, "xueliu": 0.80, "shuitou": 0.50}  # other rulesets: within 20%
+RIICHIENV_TARGET = 25.0  # 鸡平胡, four efficiency seats, 2 workers, against riichienv's random agents on one core
+SCALING_TARGET = 1.7  # 2 workers against 1
+FAMILIES = ("tuidaohu", "xuezhan", "shuitou")
 
 
 def main():
@@ -47,27 +53,49 @@ def main():
     parser.add_argument("--hands", type=int, default=200_000, help="hands per timed run")
     parser.add_argument("--ruleset", default="jipinghu")
     parser.add_argument("--compare", metavar="RULESET", help="also time this ruleset on 2 workers; print ratios")
+    parser.add_argument("--families", action="store_true",
+                        help="also time every other family and the expert policy on 2 workers")  # fmt: skip
     parser.add_argument("--million", action="store_true", help="also run 1,000,000 hands on 2 workers (memory)")
     args = parser.parse_args()
-    for name in [args.ruleset] + ([args.compare] if args.compare else []):
+    others = [args.compare] if args.compare else []
+    if args.families:
+        others += [name for name in FAMILIES if name not in others]
+    for name in [args.ruleset, *others]:
         run(2_000, 2, ruleset=name)  # compile and cache every kernel in the workers
+    if args.families:
+        run(400, 2, policy="expert", ruleset=args.ruleset)
+    before = riichienv_hands_per_second()
     print(f"ruleset {args.ruleset}, four efficiency seats, Parquet logs written, whole process timed")
     one, s1, m1, _ = run(args.hands, 1, ruleset=args.ruleset)
-    print(f"1 worker : {one:9,.0f} hands/s  ({args.hands:,} hands in {s1:.1f} s, peak RSS {m1:,.0f} MiB)")
     two, s2, m2, turns = run(args.hands, 2, ruleset=args.ruleset)
-    print(f"2 workers: {two:9,.0f} hands/s  ({args.hands:,} hands in {s2:.1f} s, peak RSS {m2:,.0f} MiB; "
+    after = riichienv_hands_per_second()
+    reference = None if before is None else (before + after) / 2
+    if reference is not None:
+        print(f"reference: riichienv, random agents, one core: {reference:,.0f} hands/s "
+              f"(mean of {before:,.0f} before and {after:,.0f} after the {args.ruleset} runs)")  # fmt: skip
+    else:
+        print(reference_line(None))
+    print(f"1 worker : {one:9,.0f} hands/s{ratio_text(one, reference)}  "
+          f"({args.hands:,} hands in {s1:.1f} s, peak RSS {m1:,.0f} MiB)")  # fmt: skip
+    print(f"2 workers: {two:9,.0f} hands/s{ratio_text(two, reference, RIICHIENV_TARGET)}  "
+          f"({args.hands:,} hands in {s2:.1f} s, peak RSS {m2:,.0f} MiB; "
           f"{turns / s2:,.0f} discards/s, {turns / args.hands:.1f} a hand)")  # fmt: skip
-    print(f"ratio 2 workers / 1 worker: {two / one:.2f}; target 10,000 hands/s: {two / 10_000:.2f} of it")
-    if args.compare:
-        other, s3, m3, other_turns = run(args.hands, 2, ruleset=args.compare)
-        print(f"{args.compare}, 2 workers: {other:,.0f} hands/s ({s3:.1f} s, peak RSS {m3:,.0f} MiB; "
-              f"{other_turns / s3:,.0f} discards/s, {other_turns / args.hands:.1f} a hand)")  # fmt: skip
+    verdict = "met" if two / one >= SCALING_TARGET else "NOT met"
+    print(f"ratio 2 workers / 1 worker: {two / one:.2f} (target >= {SCALING_TARGET}: {verdict})")
+    for name in others:
+        other, s3, m3, other_turns = run(args.hands, 2, ruleset=name)
         per_discard = (other_turns / s3) / (turns / s2)
-        target = PER_DISCARD_TARGET.get(args.compare, 0.80)
-        print(f"ratio {args.compare} / {args.ruleset}: {other / two:.2f} per hand, {per_discard:.2f} per discard "
-              f"(target >= {target:.2f}); against the 10,000 hands/s figure: {other / 10_000:.2f}")  # fmt: skip
+        target = PER_DISCARD_TARGET.get(name, 0.80)
+        print(f"{name}, 2 workers: {other:,.0f} hands/s{ratio_text(other, reference)} ({s3:.1f} s, "
+              f"peak RSS {m3:,.0f} MiB; {other_turns / s3:,.0f} discards/s, {other_turns / args.hands:.1f} a hand); "
+              f"against {args.ruleset}: {other / two:.2f} per hand, {per_discard:.2f} per discard "
+              f"(target >= {target:.2f})")  # fmt: skip
+    if args.families:
+        expert, s4, _, _ = run(args.hands // 20, 2, policy="expert", ruleset=args.ruleset)
+        print(f"expert x4, {args.ruleset}, 2 workers: {expert:,.0f} hands/s{ratio_text(expert, reference)} "
+              f"({args.hands // 20:,} hands in {s4:.1f} s)")  # fmt: skip
     rnd, _, _, _ = run(args.hands // 4, 2, policy="random", ruleset=args.ruleset)
-    print(f"random seats, 2 workers: {rnd:,.0f} hands/s (for comparison with other engines' random-agent figures)")
+    print(f"random seats, 2 workers: {rnd:,.0f} hands/s{ratio_text(rnd, reference)}")
     if args.million:
         rate, seconds, peak, _ = run(1_000_000, 2, ruleset=args.ruleset)
         print(
