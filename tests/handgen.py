@@ -2,6 +2,14 @@
 
 import numpy as np
 
+FORM_NAMES = {  # the engine's forms bits (mjsim.hand.fast.form_bits) -> the public API's form names
+    1: ("standard",),
+    3: ("standard", "seven_pairs"),
+    5: ("standard", "thirteen_orphans"),
+    7: ("standard", "seven_pairs", "thirteen_orphans"),
+    11: ("standard", "seven_pairs_distinct"),
+    15: ("standard", "seven_pairs_distinct", "thirteen_orphans"),
+}
 SETS = [[t, t, t] for t in range(34)] + [[s * 9 + r, s * 9 + r + 1, s * 9 + r + 2] for s in range(3) for r in range(7)]
 
 

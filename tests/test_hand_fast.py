@@ -10,19 +10,10 @@ hands of several sizes, with wild tiles for the winning check.
 
 import numpy as np
 import pytest
-from handgen import as_wilds, near_complete_hands, uniform_hands
+from handgen import FORM_NAMES, as_wilds, near_complete_hands, uniform_hands
 
 from mjsim.hand import is_win, shanten
 from mjsim.hand.fast import hand_tables, is_win_counts, shanten_of, standard_wilds_needed
-
-FORMS = {  # the engine's forms bits -> the API's form names
-    1: ("standard",),
-    3: ("standard", "seven_pairs"),
-    5: ("standard", "thirteen_orphans"),
-    7: ("standard", "seven_pairs", "thirteen_orphans"),
-    11: ("standard", "seven_pairs_distinct"),
-    15: ("standard", "seven_pairs_distinct", "thirteen_orphans"),
-}
 
 
 @pytest.fixture(scope="module")
@@ -33,23 +24,23 @@ def hands():
     return np.concatenate(parts)
 
 
-@pytest.mark.parametrize("bits", sorted(FORMS))
+@pytest.mark.parametrize("bits", sorted(FORM_NAMES))
 def test_shanten_of_equals_the_api(hands, bits):
     tb = hand_tables()
     hands = hands[hands.sum(axis=1) % 3 != 0]
-    expected = shanten(hands, form=FORMS[bits])
+    expected = shanten(hands, form=FORM_NAMES[bits])
     got = [shanten_of(h, int(h.sum()), bits, tb.suit_partial, tb.honour_partial) for h in hands]
     assert np.array_equal(got, expected)
     assert (expected == -1).any() and (expected >= 2).any()
 
 
-@pytest.mark.parametrize("bits", sorted(FORMS))
+@pytest.mark.parametrize("bits", sorted(FORM_NAMES))
 def test_is_win_counts_equals_the_api(hands, bits):
     tb = hand_tables()
     rng = np.random.default_rng(bits)
     wilds = np.minimum(rng.integers(0, 9, len(hands)) * (rng.random(len(hands)) < 0.5), hands.sum(axis=1))
     real = np.array([as_wilds(rng, h, w) for h, w in zip(hands, wilds)])
-    expected = is_win(real, form=FORMS[bits], wilds=wilds)
+    expected = is_win(real, form=FORM_NAMES[bits], wilds=wilds)
     quads = not bits & 8
     tables = (tb.suit_exact, tb.honour_exact, tb.suit_features, tb.honour_features)
     got = [is_win_counts(h, int(h.sum()), int(w), bits, quads, *tables) for h, w in zip(real, wilds)]

@@ -8,20 +8,11 @@ near-complete hands of every concealed size, for each combination of forms.
 
 import numpy as np
 import pytest
-from handgen import complete_hand, near_complete_hands, perturb, uniform_hands
+from handgen import FORM_NAMES, complete_hand, near_complete_hands, perturb, uniform_hands
 
 from mjsim.hand import is_win
 from mjsim.hand.fast import may_be_win
 from mjsim.tiles import parse_counts
-
-FORMS = {  # forms bits (mjsim.hand.fast.form_bits) -> the kernel's form names
-    1: ("standard",),
-    3: ("standard", "seven_pairs"),
-    5: ("standard", "thirteen_orphans"),
-    7: ("standard", "seven_pairs", "thirteen_orphans"),
-    11: ("standard", "seven_pairs_distinct"),
-    15: ("standard", "seven_pairs_distinct", "thirteen_orphans"),
-}
 
 
 def _hands(rng, sets):
@@ -36,12 +27,12 @@ def _hands(rng, sets):
     return np.concatenate([h.astype(np.int8) for h in hands])
 
 
-@pytest.mark.parametrize("bits", sorted(FORMS))
+@pytest.mark.parametrize("bits", sorted(FORM_NAMES))
 @pytest.mark.parametrize("sets", [4, 3, 1])
 def test_every_winning_hand_passes_the_filter(bits, sets):
     hands = _hands(np.random.default_rng(100 * bits + sets), sets)
     hands = hands[hands.sum(axis=1) == 3 * sets + 2]
-    wins = is_win(hands, form=FORMS[bits] if sets == 4 else "standard")
+    wins = is_win(hands, form=FORM_NAMES[bits] if sets == 4 else "standard")
     passed = np.array([may_be_win(h, int(h.sum()), bits) for h in hands])
     assert wins.sum() > 100  # the sample holds plenty of wins
     assert not (wins & ~passed).any()
