@@ -66,7 +66,7 @@ HOUSE_CASES = [
 ]
 CASES = [(p, {}) for p in PRESETS] + OPTION_CASES + HOUSE_CASES
 HANDS = 800
-SLOW_HANDS = 3_000
+SLOW_HANDS = 2_000
 
 
 def _case_id(case):

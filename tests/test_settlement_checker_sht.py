@@ -39,7 +39,7 @@ OPTION_CASES = [
 ]
 CASES = [(EFFICIENT, options) for options in OPTION_CASES] + [("random", {})]  # random play: mostly drawn (SHT-M4)
 HANDS = 600
-SLOW_HANDS = 4_000
+SLOW_HANDS = 3_000
 LOGGED_COMPONENTS = ("net_win", "net_kong", "net_horse", "net_liability", "net_penalty", "net_base")
 
 

@@ -40,7 +40,7 @@ OPTION_CASES = [
 ]
 CASES = [(p, {}) for p in PRESETS] + OPTION_CASES
 HANDS = 600
-SLOW_HANDS = 3_000
+SLOW_HANDS = 2_000
 
 
 def _facts(row):
