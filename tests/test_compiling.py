@@ -1,0 +1,45 @@
+"""How mjsim compiles: one signature per kernel however it is called, numba only when a kernel is needed,
+and the warm-up parts (issue 15)."""
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from mjsim.sim.borrowing import kernel, njit_borrowed
+from mjsim.sim.warmup import compile_part
+
+
+@njit_borrowed
+def _twice(x):
+    return 2 * x
+
+
+@kernel
+def _calls_with_literals_and_narrow_integers(small):
+    return _twice(0) + _twice(7) + _twice(small[0]) + _twice(np.int16(3)) + _twice(np.uint8(5))
+
+
+def test_a_kernel_called_with_literals_and_narrow_integers_compiles_once():
+    small = np.array([4], np.int8)
+    assert _calls_with_literals_and_narrow_integers(small) == 2 * (0 + 7 + 4 + 3 + 5)
+    assert len(_twice.signatures) == 1, _twice.signatures  # plain numba: five (two literals, int8, int16, uint8)
+
+
+def test_widening_keeps_64_bit_arithmetic():
+    assert _calls_with_literals_and_narrow_integers(np.array([127], np.int8)) == 2 * (0 + 7 + 127 + 3 + 5)
+
+
+def test_import_mjsim_and_the_reference_scorer_load_no_numba():
+    code = (
+        "import sys, mjsim, mjsim.hand, mjsim.rules, mjsim.rules.scoring, mjsim.cli; "
+        "print(sorted(m for m in ('numba', 'tqdm', 'polars', 'pyarrow') if m in sys.modules))"
+    )
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert loaded.strip() == "[]"
+
+
+def test_an_unknown_warm_up_part_is_refused_by_name():
+    with pytest.raises(ValueError, match=r"warm-up part 'engin' is not one of \['engine', 'policies'\]"):
+        compile_part("engin")
