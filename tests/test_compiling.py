@@ -6,6 +6,7 @@ import sys
 
 import numpy as np
 import pytest
+from numba import types
 
 from mjsim.sim.borrowing import kernel, njit_borrowed
 from mjsim.sim.warmup import compile_part
@@ -22,12 +23,14 @@ def _calls_with_literals_and_narrow_integers(small):
 
 
 def test_a_kernel_called_with_literals_and_narrow_integers_compiles_once():
-    small = np.array([4], np.int8)
-    assert _calls_with_literals_and_narrow_integers(small) == 2 * (0 + 7 + 4 + 3 + 5)
-    assert len(_twice.signatures) == 1, _twice.signatures  # plain numba: five (two literals, int8, int16, uint8)
+    # the types a call from compiled code asks for (plain numba compiles one signature for each of these five)
+    for asked in (types.literal(0), types.literal(7), types.int8, types.int16, types.uint8):
+        _twice.get_call_template((asked,), {})
+    assert _twice.signatures == [(types.int64,)]
 
 
-def test_widening_keeps_64_bit_arithmetic():
+def test_calls_with_literals_and_narrow_integers_give_64_bit_results():
+    assert _calls_with_literals_and_narrow_integers(np.array([4], np.int8)) == 2 * (0 + 7 + 4 + 3 + 5)
     assert _calls_with_literals_and_narrow_integers(np.array([127], np.int8)) == 2 * (0 + 7 + 127 + 3 + 5)
 
 
