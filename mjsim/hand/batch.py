@@ -27,6 +27,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from mjsim.hand.fast import is_orphan, tile_weight
 from mjsim.hand.tables import load_tables
 
 STANDARD, SEVEN_PAIRS, SEVEN_PAIRS_DISTINCT, THIRTEEN_ORPHANS = 1, 2, 4, 8
@@ -48,23 +49,10 @@ def tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
 
 
 @njit(cache=True, inline="always")
-def _is_orphan(t):
-    return t >= 27 or t % 9 == 0 or t % 9 == 8
-
-
-@njit(cache=True, inline="always")
 def _orphan_kind(k):
     """The ``k``-th (0-12) terminal or honour kind: 0, 8, 9, 17, 18, 26, 27, ..., 33 (a formula: a loop over
     a tuple of them runs several times slower)."""
     return k * 8 - (k // 2) * 7 if k < 6 else k + 21
-
-
-@njit(cache=True, inline="always")
-def _tile_weight(t):
-    """How much one tile of kind ``t`` adds to its component's code."""
-    if t >= 27:
-        return 5 ** (33 - t)
-    return 5 ** (8 - t % 9)
 
 
 @njit(cache=True, inline="always")
@@ -358,7 +346,7 @@ def winning_tiles_batch(counts, wilds, forms, suit_exact, honour_exact, out):
                 win = False
                 if c < 4:  # a fifth copy cannot be drawn
                     if here:
-                        code = codes[comp] + _tile_weight(t)
+                        code = codes[comp] + tile_weight(t)
                         n0 = _exact_need(table, code, 0)
                         new_no_pair = no_pair - need0[comp] + n0
                         win = new_no_pair + min(others_gain[comp], _exact_need(table, code, 1) - n0) <= w
@@ -368,7 +356,7 @@ def winning_tiles_batch(counts, wilds, forms, suit_exact, honour_exact, out):
                             win = True
                         if forms & SEVEN_PAIRS_DISTINCT and new_odd <= w and max(most, c + 1) <= 2:
                             win = True
-                        if forms & THIRTEEN_ORPHANS and outside == 0 and _is_orphan(t):
+                        if forms & THIRTEEN_ORPHANS and outside == 0 and is_orphan(t):
                             kinds = orphan_kinds + (1 if c == 0 else 0)
                             pairs = orphan_pairs + (1 if c == 1 else 0)
                             if max(orphan_most, c + 1) <= 2 and pairs <= 1:

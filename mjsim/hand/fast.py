@@ -78,12 +78,18 @@ def codes_of(counts, codes):
     codes[3] = component_code(counts, 27, 7)
 
 
-@njit_borrowed
+@njit_borrowed(inline="always")  # in the batch kernels' inner loops
 def tile_weight(tile):
     """How much one tile of kind ``tile`` adds to its component's code."""
     if tile >= 27:
         return 5 ** (33 - tile)
     return 5 ** (8 - tile % 9)
+
+
+@njit_borrowed(inline="always")  # in the batch kernels' inner loops
+def is_orphan(t):
+    """Whether kind ``t`` is a terminal or an honour (the thirteen orphans' kinds)."""
+    return t >= 27 or t % 9 == 0 or t % 9 == 8
 
 
 @njit_borrowed

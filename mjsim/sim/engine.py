@@ -40,7 +40,7 @@ from __future__ import annotations
 import numpy as np
 from numba.experimental import structref
 
-from mjsim.hand.fast import may_be_win
+from mjsim.hand.fast import is_orphan, may_be_win
 from mjsim.sim.borrowing import kernel, njit_borrowed
 from mjsim.sim.constants import (
     AKONG,
@@ -1042,11 +1042,6 @@ def _complete_concealed_kong(st, p, b, s, t):
     st.phase[b] = PH_DRAW
 
 
-@njit_borrowed
-def _is_orphan(t):
-    return t >= 27 or t % 9 == 0 or t % 9 == 8
-
-
 @kernel
 def _thirteen_orphans(st, b, counts):
     """TDH-H9: ``counts`` (a concealed hand plus the robbed tile) is 十三幺, wild tiles filling gaps (C-J1)."""
@@ -1061,7 +1056,7 @@ def _thirteen_orphans(st, b, counts):
             continue
         if _is_wild(st, b, t):
             wilds += c
-        elif not _is_orphan(t) or c > 2:
+        elif not is_orphan(t) or c > 2:
             return False
         else:
             kinds += 1
@@ -1102,7 +1097,7 @@ def _apply_turn(st, p, sc, b, action, work):
     elif action >= CKONG and action < AKONG:
         t = action - CKONG
         _trace(st, p, b, s, action, t)
-        if p.orphans_rob_concealed_kong and _is_orphan(t):  # TDH-H9: a 十三幺 may rob it first
+        if p.orphans_rob_concealed_kong and is_orphan(t):  # TDH-H9: a 十三幺 may rob it first
             st.hands[b, s, t] -= 1  # the fourth tile is in flight, as for an added kong
             st.target[b] = t
             st.rob_concealed[b] = True
