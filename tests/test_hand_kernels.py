@@ -214,10 +214,34 @@ def test_tables_checksum_is_pinned():
     assert hand_tables.table_checksum(suit, honours) == PINNED_CHECKSUM
 
 
+def test_tables_are_one_read_only_mapping_of_the_cache_file():
+    """Worker processes share the tables' pages: every array is a read-only view of the mapped file, and
+    the policies' joint table holds the suit and honour ``partial`` rows themselves (no copy)."""
+    suit, honours = hand_tables.load_tables()
+    joint = hand_tables.joint_partial()
+    assert joint.shape == (5**9 + 5**7, 12)
+    assert np.shares_memory(suit.partial, joint) and np.shares_memory(honours.partial, joint)
+    assert np.array_equal(joint[5**9 + 7].reshape(6, 2), honours.partial[7])
+    for array in (joint, suit.partial, suit.exact, suit.features, honours.exact, honours.features):
+        assert not array.flags.writeable
+
+
+def test_flipped_byte_in_cache_file_fails_the_checksum(tmp_path):
+    source = hand_tables._cache_file()
+    data = bytearray(source.read_bytes())
+    data[5**9 * 12 // 2] ^= 1  # one entry of the suit partial table
+    path = tmp_path / "tables.bin"
+    path.write_bytes(bytes(data))
+    assert hand_tables._load(path) is None
+    path.write_bytes(bytes(data[:-1]))  # one byte short
+    assert hand_tables._load(path) is None
+    assert hand_tables._load(source) is not None
+
+
 @pytest.mark.slow
 def test_corrupt_cache_is_regenerated(tmp_path, monkeypatch):
     monkeypatch.setenv("MJSIM_CACHE_DIR", str(tmp_path))
-    hand_tables.load_tables.cache_clear()
+    hand_tables._loaded.cache_clear()
     try:
         path = hand_tables._cache_file()
         path.write_bytes(b"not a table")
@@ -225,4 +249,4 @@ def test_corrupt_cache_is_regenerated(tmp_path, monkeypatch):
         assert hand_tables.table_checksum(suit, honours) == PINNED_CHECKSUM
         assert hand_tables._load(path) is not None  # rewritten intact
     finally:
-        hand_tables.load_tables.cache_clear()
+        hand_tables._loaded.cache_clear()

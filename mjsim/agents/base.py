@@ -16,8 +16,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from mjsim.agents.shape import joint_table
-from mjsim.hand.fast import hand_tables
+from mjsim.hand.tables import joint_partial
 from mjsim.sim.observation import PolicyRules
 
 RULE_NUMBERS = PolicyRules._fields.index("ruleset")  # the numeric fields come first
@@ -136,14 +135,10 @@ def rules_array(rules) -> np.ndarray:
     return values
 
 
-@lru_cache(maxsize=1)
 def joint_partial_table() -> np.ndarray:
     """The suit and honour partial tables as one read-only ``(5**9 + 5**7, 12)`` uint8 array the kernels
-    read (public knowledge, built once; see :mod:`mjsim.agents.shape`)."""
-    tables = hand_tables()
-    joint = joint_table(tables.suit_partial, tables.honour_partial)
-    joint.flags.writeable = False
-    return joint
+    read (public knowledge, shared by every process through the table cache; see :mod:`mjsim.agents.shape`)."""
+    return joint_partial()
 
 
 def param_array(params, names: tuple[str, ...], policy: str) -> np.ndarray:

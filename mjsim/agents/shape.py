@@ -89,13 +89,6 @@ PAIR_MEMBERS = np.array([[0, 1], [2, 3], [0, 2], [1, 3], [0, 3], [1, 2]], np.int
 ORPHAN_BITS = np.array([0b100000001, 0b100000001, 0b100000001, 0b1111111], np.int64)  # per component
 
 
-def joint_table(suit_partial: np.ndarray, honour_partial: np.ndarray) -> np.ndarray:
-    """One ``(5**9 + 5**7, 12)`` uint8 table: suit rows, then honour rows (``HONOUR_OFFSET``)."""
-    suit = suit_partial.reshape(suit_partial.shape[0], -1)
-    honour = honour_partial.reshape(honour_partial.shape[0], -1)
-    return np.ascontiguousarray(np.concatenate([suit, honour]))
-
-
 @kernel
 def new_work():
     """A fresh work array (one per kernel call)."""

@@ -22,12 +22,15 @@ axes, so one 1-D transform per axis gives it exactly.
 
 Tables are cached under ``MJSIM_CACHE_DIR``, else the platform's user cache
 directory (``platformdirs``: ``~/.cache/mjsim`` or ``$XDG_CACHE_HOME/mjsim`` on
-Linux) and pinned by a checksum test; a stale or corrupt cache file is regenerated.
+Linux) as one file that every process memory-maps read-only, so parallel workers
+share one copy (about 37 MB) in memory and in the CPU's cache.  The tables are
+pinned by a checksum test; a stale or corrupt cache file is regenerated.
 """
 
 from __future__ import annotations
 
 import hashlib
+import mmap
 import os
 from dataclasses import dataclass
 from functools import lru_cache
@@ -40,7 +43,7 @@ from mjsim.cache import cache_dir
 MAX_SETS = 5
 UNREACHABLE = 60
 """Stand-in for 'impossible'; four of them still fit in uint8 arithmetic."""
-TABLE_VERSION = 2
+TABLE_VERSION = 3  # 3: one memory-mapped file (2: an .npz)
 
 FEATURE_BITS = {
     # name: (first bit, width) of the per-code counting facts that seven pairs,
@@ -170,10 +173,38 @@ def build_tables(digits: int, chows: bool) -> SuitTables:
 
 
 def _cache_file() -> Path:
-    return cache_dir() / f"hand-tables-v{TABLE_VERSION}.npz"
+    return cache_dir() / f"hand-tables-v{TABLE_VERSION}.bin"
 
 
 _FIELDS = ("partial", "exact", "tile_count", "features")
+_SUIT_CODES, _HONOUR_CODES = 5**9, 5**7
+_ALIGN = 64  # each array starts on a cache line
+_CHECKSUM_BYTES = 64  # the hex sha256, at the end of the file
+
+
+@dataclass(frozen=True)
+class _Layout:
+    """Where each array lies in the cache file: the joint partial table first (suit rows, then honour rows,
+    :func:`joint_partial`), then the suit and honour ``exact``, ``tile_count`` and ``features`` arrays."""
+
+    name: str
+    dtype: type
+    shape: tuple[int, ...]
+    offset: int
+
+
+def _layout() -> tuple[list[_Layout], int]:
+    entries = [("joint_partial", np.uint8, (_SUIT_CODES + _HONOUR_CODES, 2 * (MAX_SETS + 1)))]
+    for field, dtype, row in (("exact", np.uint8, (2,)), ("tile_count", np.uint8, ()), ("features", np.uint32, ())):
+        for prefix, codes in (("suit", _SUIT_CODES), ("honour", _HONOUR_CODES)):
+            entries.append((f"{prefix}_{field}", dtype, (codes, *row)))
+    layout = []
+    offset = 0
+    for name, dtype, shape in entries:
+        layout.append(_Layout(name, dtype, shape, offset))
+        size = int(np.prod(shape)) * np.dtype(dtype).itemsize
+        offset += -(-size // _ALIGN) * _ALIGN
+    return layout, offset
 
 
 def table_checksum(suit: SuitTables, honours: SuitTables) -> str:
@@ -187,37 +218,74 @@ def table_checksum(suit: SuitTables, honours: SuitTables) -> str:
 
 def _save(path: Path, suit: SuitTables, honours: SuitTables) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    arrays = {f"suit_{f}": getattr(suit, f) for f in _FIELDS}
-    arrays |= {f"honour_{f}": getattr(honours, f) for f in _FIELDS}
-    arrays["checksum"] = np.frombuffer(table_checksum(suit, honours).encode(), dtype=np.uint8)
-    partial_path = path.with_suffix(f".{os.getpid()}.tmp.npz")
-    np.savez(partial_path, **arrays)
+    layout, size = _layout()
+    joint = np.concatenate([suit.partial.reshape(_SUIT_CODES, -1), honours.partial.reshape(_HONOUR_CODES, -1)])
+    arrays = {"joint_partial": joint}
+    for field in _FIELDS[1:]:
+        arrays[f"suit_{field}"] = getattr(suit, field)
+        arrays[f"honour_{field}"] = getattr(honours, field)
+    buffer = np.zeros(size + _CHECKSUM_BYTES, np.uint8)
+    for entry in layout:
+        data = np.ascontiguousarray(arrays[entry.name], dtype=entry.dtype).reshape(entry.shape)
+        buffer[entry.offset : entry.offset + data.nbytes] = data.reshape(-1).view(np.uint8)
+    buffer[size:] = np.frombuffer(table_checksum(suit, honours).encode(), np.uint8)
+    partial_path = path.with_suffix(f".{os.getpid()}.tmp")
+    buffer.tofile(partial_path)
     os.replace(partial_path, path)  # atomic: parallel workers never read half a file
 
 
-def _load(path: Path) -> tuple[SuitTables, SuitTables] | None:
+def _load(path: Path) -> tuple[SuitTables, SuitTables, np.ndarray] | None:
+    """The tables memory-mapped read-only from ``path`` (worker processes share one copy of the pages),
+    or None when the file is missing, the wrong size or fails its checksum."""
+    layout, size = _layout()
     try:
-        with np.load(path) as data:
-            suit = SuitTables(**{f: data[f"suit_{f}"] for f in _FIELDS})
-            honours = SuitTables(**{f: data[f"honour_{f}"] for f in _FIELDS})
-            stored = bytes(data["checksum"]).decode()
-    except (OSError, KeyError, ValueError, EOFError):
+        with open(path, "rb") as file:
+            mapped = mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ)
+    except (OSError, ValueError):  # ValueError: an empty file cannot be mapped
         return None
-    if stored != table_checksum(suit, honours):
+    if len(mapped) != size + _CHECKSUM_BYTES:
         return None
-    return suit, honours
+    arrays = {e.name: np.frombuffer(mapped, e.dtype, int(np.prod(e.shape)), e.offset).reshape(e.shape) for e in layout}
+    joint = arrays["joint_partial"]
+    partial = {
+        "suit": joint[:_SUIT_CODES].reshape(_SUIT_CODES, MAX_SETS + 1, 2),
+        "honour": joint[_SUIT_CODES:].reshape(_HONOUR_CODES, MAX_SETS + 1, 2),
+    }
+    suit, honours = (
+        SuitTables(partial[prefix], *(arrays[f"{prefix}_{field}"] for field in _FIELDS[1:]))
+        for prefix in ("suit", "honour")
+    )
+    if mapped[size:].decode(errors="replace") != table_checksum(suit, honours):
+        return None
+    return suit, honours, joint
 
 
 @lru_cache(maxsize=1)
-def load_tables() -> tuple[SuitTables, SuitTables]:
-    """The (suit, honour) tables: from the cache, or generated and cached."""
+def _loaded() -> tuple[SuitTables, SuitTables, np.ndarray]:
     path = _cache_file()
-    loaded = _load(path) if path.exists() else None
-    if loaded is not None:
-        return loaded
-    suit, honours = build_tables(9, chows=True), build_tables(7, chows=False)
-    try:
-        _save(path, suit, honours)
-    except OSError:
-        pass  # a read-only cache only costs regeneration next time
+    loaded = _load(path)
+    if loaded is None:
+        suit, honours = build_tables(9, chows=True), build_tables(7, chows=False)
+        try:
+            _save(path, suit, honours)
+            loaded = _load(path)
+        except OSError:
+            pass  # a read-only cache only costs regeneration next time
+        if loaded is None:  # read-only like the mapped tables, so the kernels see the same array types
+            joint = np.concatenate([suit.partial.reshape(_SUIT_CODES, -1), honours.partial.reshape(_HONOUR_CODES, -1)])
+            for array in (joint, *vars(suit).values(), *vars(honours).values()):
+                array.flags.writeable = False
+            loaded = suit, honours, joint
+    return loaded
+
+
+def load_tables() -> tuple[SuitTables, SuitTables]:
+    """The (suit, honour) tables: memory-mapped from the cache, or generated and cached.  Read-only."""
+    suit, honours, _ = _loaded()
     return suit, honours
+
+
+def joint_partial() -> np.ndarray:
+    """The suit and honour ``partial`` tables as one read-only ``(5**9 + 5**7, 12)`` uint8 array (suit rows
+    first), the rows :mod:`mjsim.agents.shape` reads; ``load_tables``'s ``partial`` arrays are views of it."""
+    return _loaded()[2]
