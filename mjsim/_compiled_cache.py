@@ -21,7 +21,9 @@ from mjsim.cache import cache_dir
 COMPILED_PACKAGES = ("hand", "sim", "agents")  # the packages holding @njit code
 # Pure-Python drivers in those packages that compiled code never reads: editing them must not
 # throw away a minute of compiled kernels.
-DRIVER_MODULES = frozenset({"sim/parallel.py", "sim/replay.py", "sim/runner.py", "sim/warmup.py"})
+DRIVER_MODULES = frozenset(
+    {"sim/backends.py", "sim/parallel.py", "sim/replay.py", "sim/runner.py", "sim/supported.py", "sim/warmup.py"}
+)
 
 
 def source_key() -> str:

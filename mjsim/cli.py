@@ -118,9 +118,8 @@ def _cmd_score(args) -> None:
 
 
 def _cmd_simulate(args) -> None:
+    # the analysis (polars) is imported after the run: the run's worker processes start first (mjsim.sim.parallel)
     from mjsim import ruleset
-    from mjsim.analysis import format_summary, run_summary
-    from mjsim.analysis.variants import directory_name
     from mjsim.sim.parallel import CHUNK_HANDS, RunSpec, resume, simulate
 
     if args.resume:
@@ -129,13 +128,19 @@ def _cmd_simulate(args) -> None:
     else:
         rules = ruleset(args.ruleset)
         policies = tuple(args.policy or ["efficiency"])
-        out = args.out or f"data/runs/{directory_name(rules.name)}-s{args.seed}"
+        out = args.out
+        if out is None:
+            from mjsim.analysis.variants import directory_name
+
+            out = f"data/runs/{directory_name(rules.name)}-s{args.seed}"
         spec = RunSpec(
             ruleset=rules, policies=policies, hands=args.hands, session_length=args.session_length, seed=args.seed,
             first_dealer=-1 if args.dealer == "random" else int(args.dealer), round_wind=args.round_wind,
             chunk_hands=args.chunk_hands or CHUNK_HANDS,
         )  # fmt: skip
         info = simulate(spec, out, workers=args.workers, overwrite=args.overwrite, scheduler=args.scheduler)
+    from mjsim.analysis import format_summary, run_summary
+
     print(f"run {info['run_id']}: {info['hands']:,} hands of {info['ruleset']} in {info['seconds']:.1f} s -> {out}")
     print(f"policies by seat: {', '.join(info['policies'])}")
     print(format_summary(run_summary(out)))

@@ -509,6 +509,11 @@ def _api_cases(paths):
         "RunSpec(ruleset=name)": (TypeError, lambda: simulate(RunSpec(JPH, ("efficiency",), 16), "out")),
         "RunSpec(hands=0)": (ValueError, lambda: simulate(RunSpec(jph, ("efficiency",), 0), "out")),
         "RunSpec(two policies)": (ValueError, lambda: simulate(RunSpec(jph, ("efficiency", "random"), 8), "out")),
+        # refused after the run's two workers have started (simulate starts them first)
+        "RunSpec(unknown policy), 2 workers": (
+            ValueError,
+            lambda: simulate(RunSpec(jph, ("no_such_policy",), 16, chunk_hands=8), "out", workers=2),
+        ),
         # analysis tables take hands as a LazyFrame, a DataFrame or a run directory
         "seat_table(5)": (TypeError, lambda: seat_table(5)),
         "seat_table(None)": (TypeError, lambda: seat_table(None)),
@@ -550,6 +555,22 @@ def test_api_bad_input_raises_a_clear_error(name, shared, tmp_path, monkeypatch)
     assert message and "\n" not in message, message
     assert list(tmp_path.iterdir()) == []
     assert _snapshot(shared["root"]) == before
+
+
+def _child_processes() -> set[int]:
+    children = set()
+    for task in Path(f"/proc/{os.getpid()}/task").iterdir():
+        children |= {int(pid) for pid in (task / "children").read_text().split()}
+    return children
+
+
+def test_a_run_refused_after_its_workers_started_stops_them(tmp_path):
+    before = _child_processes()
+    spec = RunSpec(ruleset(JPH), ("no_such_policy",), 16, chunk_hands=8)
+    with pytest.raises(ValueError, match="unknown policy 'no_such_policy'"):
+        simulate(spec, tmp_path / "run", workers=2)
+    assert _child_processes() <= before
+    assert not (tmp_path / "run").exists()
 
 
 def test_the_table_is_large():

@@ -43,6 +43,16 @@ def test_import_mjsim_and_the_reference_scorer_load_no_numba():
     assert loaded.strip() == "[]"
 
 
+def test_a_run_loads_neither_the_engine_nor_its_storage_before_starting_its_workers():
+    # simulate() starts the local workers first, so their start-up overlaps these imports in the parent
+    code = (
+        "import sys, mjsim.sim.parallel; "
+        "print(sorted(m for m in ('numba', 'polars', 'pyarrow', 'mjsim.sim.engine') if m in sys.modules))"
+    )
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert loaded.strip() == "[]"
+
+
 def test_an_unknown_warm_up_part_is_refused_by_name():
     with pytest.raises(ValueError, match=r"warm-up part 'engin' is not one of \['engine', 'policies'\]"):
         compile_part("engin")

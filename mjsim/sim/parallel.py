@@ -18,11 +18,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 
 import mjsim
-from mjsim.io.dataset import DatasetWriter
-from mjsim.io.runs import RunWriter, read_manifest
 from mjsim.progress import Progress
 from mjsim.sim.backends import backend_for, resolve_workers
-from mjsim.sim.runner import check_supported, play_sessions, seat_policies
+from mjsim.sim.supported import check_supported
+
+# The run's storage (pyarrow, polars) and the engine (numba) are imported where they are used, not here: a
+# run starts its worker processes first, so that their start-up overlaps those imports in this process.
 
 CHUNK_HANDS = 5_000  # small enough that two workers finish together on runs of 50,000 hands and more
 PROGRESS_SECONDS = 0.5  # how often a worker process reports the hands it has finished
@@ -112,7 +113,9 @@ def run_chunk(spec: RunSpec, chunk: int, first: int, end: int, location, attempt
 
     ``watch = (parent_pid, progress file)`` in a local worker process;
     ``on_hands(n)`` counts finished hands where the chunk runs in the caller's process."""
+    from mjsim.io.dataset import DatasetWriter
     from mjsim.io.store import RunStore
+    from mjsim.sim.runner import play_sessions, seat_policies
 
     store = RunStore(location)
     parent_pid, progress_path = watch if watch else (None, None)
@@ -188,14 +191,23 @@ def simulate(
     validate(spec)
     if not spec.run_id:
         spec = replace(spec, run_id=uuid.uuid4().hex[:12])
-    seats = seat_policies(spec.policies)  # parse errors surface before any work starts
-    info = _spec_info(spec, seats) | (extra_info or {})
-    writer = RunWriter(out_dir, info, len(spec.chunks()), overwrite=overwrite)
-    return _execute(spec, writer, workers, progress, scheduler)
+    backend = _start_backend(spec, workers, len(spec.chunks()), scheduler)
+    try:
+        from mjsim.io.runs import RunWriter
+        from mjsim.sim.runner import seat_policies
+
+        seats = seat_policies(spec.policies)  # parse errors surface before any work starts
+        info = _spec_info(spec, seats) | (extra_info or {})
+        writer = RunWriter(out_dir, info, len(spec.chunks()), overwrite=overwrite)
+    except BaseException:
+        backend.close(cancel=True)
+        raise
+    return _execute(spec, writer, backend, progress)
 
 
 def resume(out_dir, workers: int = 1, progress: bool | None = None, *, scheduler=None) -> dict:
     """Finish an interrupted run: play only its missing chunks (the rows equal an uninterrupted run)."""
+    from mjsim.io.runs import RunWriter, read_manifest
     from mjsim.rules import loads
 
     info = read_manifest(out_dir)
@@ -210,13 +222,28 @@ def resume(out_dir, workers: int = 1, progress: bool | None = None, *, scheduler
         hands=info["hands"], session_length=info["session_length"], seed=info["seed"], first_dealer=info["dealer"],
         round_wind=info["round_wind"], run_id=info["run_id"], chunk_hands=info["chunk_hands"],
     )  # fmt: skip
-    return _execute(spec, writer, workers, progress, scheduler)
+    missing = len(writer.missing())
+    return _execute(spec, writer, _start_backend(spec, workers, missing, scheduler) if missing else None, progress)
 
 
-def _execute(spec: RunSpec, writer: RunWriter, workers, progress, scheduler) -> dict:
+def _start_backend(spec: RunSpec, workers, chunks: int, scheduler):
+    """The run's backend, its local workers already starting and warming up (``mjsim.sim.warmup``): one builds
+    or loads the engine's kernels and another the run's policies', so that on an empty cache each kernel is
+    compiled once, not once per worker."""
+    backend = backend_for(workers, max(1, chunks), scheduler)
+    if backend.name == "local":
+        from mjsim.sim.warmup import compile_part
+
+        backend.warm_up = [
+            backend.submit(compile_part, "engine"),
+            backend.submit(compile_part, "policies", spec.policies),
+        ]
+    return backend
+
+
+def _execute(spec: RunSpec, writer, backend, progress) -> dict:
     chunks = spec.chunks()
     todo = [(i, *chunks[i]) for i in writer.missing()]
-    backend = backend_for(workers, max(1, len(todo)), scheduler) if todo else None
     bar = Progress(spec.hands, enabled=progress)
     shown = writer.rows_done()  # hands the bar shows
     bar.update(shown)
@@ -225,8 +252,8 @@ def _execute(spec: RunSpec, writer: RunWriter, workers, progress, scheduler) -> 
     pending: dict = {}
     in_flight = 1 if backend is None or backend.name == "in-process" else 2 * backend.describe()["workers"] or 2
     try:
-        if backend is not None and backend.name == "local":
-            _compile_in_workers(backend, spec)
+        for future in getattr(backend, "warm_up", ()):
+            future.result()
         queue = list(todo)
         while queue or pending:
             while queue and len(pending) < in_flight:
@@ -270,18 +297,7 @@ def _execute(spec: RunSpec, writer: RunWriter, workers, progress, scheduler) -> 
     return info
 
 
-def _compile_in_workers(backend, spec: RunSpec) -> None:
-    """Have one worker build the engine's kernels and another the run's policies before any chunk starts, so
-    that on an empty cache each is compiled once, not once per worker (``mjsim.sim.warmup``)."""
-    from mjsim.sim.warmup import compile_part
-
-    policies = sorted(set(seat_policies(spec.policies).specs))
-    parts = [backend.submit(compile_part, "engine"), backend.submit(compile_part, "policies", policies)]
-    for future in parts:
-        future.result()
-
-
-def _reported(writer: RunWriter, chunks) -> int:
+def _reported(writer, chunks) -> int:
     """Hands the running chunks' workers have reported so far."""
     total = 0
     for index in chunks:

@@ -15,7 +15,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from mjsim.agents.legal import setup_choice, two_suit_legal
-from mjsim.rules import Ruleset
 from mjsim.sim import engine
 from mjsim.sim.constants import EXCHANGE, N_ACTIONS
 from mjsim.sim.observation import empty_observation, policy_rules, take
@@ -23,8 +22,8 @@ from mjsim.sim.records import allocate_records, arrow_columns, rows_to_columns
 from mjsim.sim.rng import root_key
 from mjsim.sim.scoring import scoring
 from mjsim.sim.state import allocate_state, engine_params, win_slots
+from mjsim.sim.supported import check_supported
 
-SUPPORTED_FAMILIES = ("jipinghu", "tuidaohu", "xuezhan", "shuitou")
 PROGRESS_HANDS = 256  # finished hands between two progress reports
 
 
@@ -40,38 +39,6 @@ class SeatPolicies:
     params: tuple
     specs: tuple[str, str, str, str]
     groups: tuple[int, int, int, int]
-
-
-def check_supported(ruleset) -> None:
-    """The engine plays these families so far; say so clearly for the rest."""
-    if not isinstance(ruleset, Ruleset):
-        raise TypeError(f"expected a Ruleset (e.g. mjsim.ruleset({ruleset!r})), got {ruleset!r}")
-    if ruleset.family not in SUPPORTED_FAMILIES:
-        raise NotImplementedError(
-            f"the simulator plays {', '.join(SUPPORTED_FAMILIES)} so far; {ruleset.family!r} "
-            f"({ruleset.name}) comes in a later issue"
-        )
-    later = {
-        "tile_set=144 (flowers) outside the shuitou family": ruleset.tile_set == 144 and ruleset.family != "shuitou",
-        "white_is_flower=true outside the shuitou family": ruleset.white_is_flower and ruleset.family != "shuitou",
-        "hand_size=16 outside the shuitou family": ruleset.hand_size == 16 and ruleset.family != "shuitou",
-        "hand_size=13 in the shuitou family (its scorer reads five sets and a pair, SHT-P2)": (
-            ruleset.hand_size != 16 and ruleset.family == "shuitou"
-        ),
-        "wild_scheme=flip_two_kinds / flip_kind (财神) outside the shuitou family": (
-            ruleset.wild_scheme in ("flip_two_kinds", "flip_kind") and ruleset.family != "shuitou"
-        ),
-        "the shuitou family with another wild_scheme than flip_two_kinds / flip_kind / none (SHT-P3)": (
-            ruleset.family == "shuitou" and ruleset.wild_scheme not in ("flip_two_kinds", "flip_kind", "none")
-        ),
-        "bloody=true (血战到底) outside the xuezhan family": ruleset.bloody and ruleset.family != "xuezhan",
-        "bloody_flow=true (血流成河) outside the xuezhan family": ruleset.bloody_flow and ruleset.family != "xuezhan",
-        "wild tiles in a jipinghu ruleset": ruleset.family == "jipinghu" and ruleset.wild_scheme != "none",
-        "big hands together with wild tiles": bool(ruleset.big_hands) and ruleset.wild_scheme != "none",
-    }
-    for what, used in later.items():
-        if used:
-            raise NotImplementedError(f"the simulator does not play {what} yet ({ruleset.name}); a later issue adds it")
 
 
 def play_sessions(

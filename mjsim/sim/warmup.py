@@ -29,24 +29,26 @@ def compile_engine() -> None:
             pass
 
 
-def compile_policies(names=None) -> None:
-    """The kernels of the policies ``names`` (default: every registered one), each called on an empty batch
-    (compiling needs only the types)."""
+def compile_policies(specs=None) -> None:
+    """The kernels of the policies ``specs`` (a run's policy specs, in any form
+    :func:`~mjsim.sim.runner.seat_policies` reads; default: every registered policy), each called on an
+    empty batch (compiling needs only the types)."""
     from mjsim.agents import POLICIES, get_policy
     from mjsim.rules import ruleset
     from mjsim.sim.constants import N_ACTIONS
     from mjsim.sim.observation import empty_observation, policy_rules, take
+    from mjsim.sim.runner import seat_policies
 
     rules = policy_rules(ruleset("jipinghu"))
     obs = take(empty_observation(1), slice(0, 0))
     legal = np.zeros((0, N_ACTIONS), np.bool_)
-    for name in POLICIES if names is None else names:
+    for name in POLICIES if specs is None else sorted(set(seat_policies(specs).specs)):
         policy, params = get_policy(name)
         policy.act(obs, legal, np.zeros(0, np.uint64), params, rules)
 
 
 def compile_part(part: str, policies=None) -> None:
-    """Build one part (``policies``: the policy specs whose kernels to build, default every one)."""
+    """Build one part (``policies``: the policy specs whose kernels to build, as :func:`compile_policies`)."""
     if part not in PARTS:
         raise ValueError(f"warm-up part {part!r} is not one of {list(PARTS)}")
     if part == "engine":
