@@ -1,19 +1,28 @@
-"""Hand logs: the Parquet schema (one documented module), run directories, and dataset writing/reading."""
+"""Hand logs: the Parquet schema (one documented module), run directories, and dataset writing/reading.
 
-from mjsim.io.dataset import DatasetWriter, read_hands, read_run_info, scan_hands, write_table_run
-from mjsim.io.runs import IncompleteRun, RunView, RunWriter
-from mjsim.io.schema import COLUMNS, SCHEMA_VERSION, arrow_schema
+The names below load on first use, so that a process writing parts never imports the readers' polars.
+"""
 
-__all__ = [
-    "COLUMNS",
-    "SCHEMA_VERSION",
-    "DatasetWriter",
-    "IncompleteRun",
-    "RunView",
-    "RunWriter",
-    "arrow_schema",
-    "read_hands",
-    "read_run_info",
-    "scan_hands",
-    "write_table_run",
-]
+from importlib import import_module
+
+_LAZY = {
+    "DatasetWriter": "mjsim.io.dataset",
+    "read_hands": "mjsim.io.dataset",
+    "read_run_info": "mjsim.io.dataset",
+    "scan_hands": "mjsim.io.dataset",
+    "write_table_run": "mjsim.io.dataset",
+    "IncompleteRun": "mjsim.io.runs",
+    "RunView": "mjsim.io.runs",
+    "RunWriter": "mjsim.io.runs",
+    "COLUMNS": "mjsim.io.schema",
+    "SCHEMA_VERSION": "mjsim.io.schema",
+    "arrow_schema": "mjsim.io.schema",
+}
+
+__all__ = sorted(_LAZY)
+
+
+def __getattr__(name):
+    if name in _LAZY:
+        return getattr(import_module(_LAZY[name]), name)
+    raise AttributeError(f"module 'mjsim.io' has no attribute {name!r}")

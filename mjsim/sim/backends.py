@@ -9,8 +9,10 @@ only on the run's seed.
 from __future__ import annotations
 
 import concurrent.futures as cf
+import importlib.abc
 import os
 import signal
+import sys
 
 
 def resolve_workers(workers, chunks: int) -> int:
@@ -52,9 +54,34 @@ class InProcess:
         pass
 
 
-def _ignore_interrupts() -> None:
-    """Workers leave Ctrl-C to the parent, which stops them and prints one line."""
+def _start_worker() -> None:
+    """In each new worker: leave Ctrl-C to the parent (which stops the workers and prints one line), and
+    spare the worker pyarrow's import of pandas."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _answer_pyarrows_pandas_probe()
+
+
+class _RefusePandas(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name.partition(".")[0] == "pandas":
+            raise ModuleNotFoundError("pandas is not loaded in mjsim's worker processes", name=name)
+        return None
+
+
+def _answer_pyarrows_pandas_probe() -> None:
+    """pyarrow's first ``pa.array()`` imports pandas (0.2 s) once, only to ask whether its input is a pandas
+    object; a worker never passes one.  Answered "no pandas" while pandas is refused, the probe stays answered.
+    pyarrow still imports pandas when a call needs it (``Table.to_pandas``), and so can any code."""
+    if "pandas" in sys.modules:
+        return
+    import pyarrow as pa
+
+    refuse = _RefusePandas()
+    sys.meta_path.insert(0, refuse)
+    try:
+        pa.array([0])
+    finally:
+        sys.meta_path.remove(refuse)
 
 
 class LocalProcesses:
@@ -67,7 +94,7 @@ class LocalProcesses:
         from joblib.externals.loky import get_reusable_executor
 
         self.workers = workers
-        self.executor = get_reusable_executor(max_workers=workers, initializer=_ignore_interrupts, reuse=False)
+        self.executor = get_reusable_executor(max_workers=workers, initializer=_start_worker, reuse=False)
         self.warm_up: list = []  # futures a run waits for before its first chunk (mjsim.sim.parallel)
 
     def submit(self, fn, *args):
