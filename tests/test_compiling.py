@@ -68,3 +68,24 @@ def test_playing_a_chunk_loads_no_polars(tmp_path):
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert done.split() == ["1", "False"]
+
+
+def _pandas_after_arrow_calls():
+    import numpy as np
+    import pyarrow as pa
+
+    pa.array(np.arange(3))
+    pa.array(["a", "b"])
+    loaded_by_arrays = "pandas" in sys.modules
+    frame = pa.table({"a": [1, 2]}).to_pandas()  # a call that needs pandas still gets it
+    return loaded_by_arrays, list(frame["a"])
+
+
+def test_a_local_worker_builds_arrow_arrays_without_loading_pandas():
+    from mjsim.sim.backends import LocalProcesses
+
+    backend = LocalProcesses(1)
+    try:
+        assert backend.submit(_pandas_after_arrow_calls).result() == (False, [1, 2])
+    finally:
+        backend.close(cancel=True)
