@@ -455,7 +455,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--seed", type=A.non_negative_int, default=0, help="root seed: the same seed gives the same hands")
     sim.add_argument(
         "--workers", "-w", type=A.workers, default=1,
-        help="processes (joblib; -1 = every core); rows do not depend on it",
+        help="processes (-1 = every core); rows do not depend on it",
     )  # fmt: skip
     sim.add_argument("--out", "-o", type=A.path, help="run directory (default data/runs/RULESET-sSEED)")
     sim.add_argument("--overwrite", action="store_true", help="replace the run already in --out (as a whole)")
@@ -630,9 +630,9 @@ def _silence_stdout() -> None:
 
 
 def _stop_workers() -> None:
-    """Stop the worker processes joblib keeps for reuse: a command is done, so nothing lingers after it."""
-    if "joblib" in sys.modules:
-        from joblib.externals.loky import get_reusable_executor
+    """Stop the worker processes loky keeps for reuse: a command is done, so nothing lingers after it."""
+    if "loky" in sys.modules:
+        from loky import get_reusable_executor
 
         get_reusable_executor().shutdown(wait=True)
 

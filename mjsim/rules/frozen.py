@@ -11,7 +11,7 @@ class FrozenTable(Mapping):
     It compares equal to any mapping with the same items (order does not
     matter), so ``ruleset.fan == {"chicken": 0, ...}`` works.  Not a
     ``MappingProxyType`` because that can be neither hashed nor pickled
-    (joblib sends rulesets to worker processes).
+    (loky sends rulesets to worker processes).
     """
 
     __slots__ = ("_items",)

@@ -1,4 +1,4 @@
-"""Where a run's chunks execute: this process, local worker processes (joblib's loky), or a Dask cluster.
+"""Where a run's chunks execute: this process, local worker processes (loky), or a Dask cluster.
 
 Each backend runs ``fn(*args)`` calls and hands results back as they finish
 (``wait`` returns after at most ``timeout`` seconds, so the caller can redraw
@@ -85,13 +85,16 @@ def _answer_pyarrows_pandas_probe() -> None:
 
 
 class LocalProcesses:
-    """joblib's loky worker processes on this machine."""
+    """loky's worker processes on this machine.
+
+    loky itself, not the copy inside joblib: a worker started through joblib's copy imports all of joblib
+    first (0.45 s from submitting to the first answer, against 0.17 s)."""
 
     name = "local"
     local = True
 
     def __init__(self, workers: int):
-        from joblib.externals.loky import get_reusable_executor
+        from loky import get_reusable_executor
 
         self.workers = workers
         self.executor = get_reusable_executor(max_workers=workers, initializer=_start_worker, reuse=False)
