@@ -11,8 +11,9 @@ import pytest
 
 from mjsim import ruleset
 from mjsim.io.schema import COLUMNS
-from mjsim.sim.records import arrow_columns, rows_to_columns
+from mjsim.sim.records import arrow_columns, flower_texts, hand_texts, rows_to_columns
 from mjsim.sim.runner import play_sessions, seat_policies
+from mjsim.tiles import parse_counts
 
 RUN_CONSTANTS = {"run_id", "ruleset", "ruleset_hash", "mjsim_version", "policies"}
 CASES = [
@@ -81,3 +82,19 @@ def test_arrow_columns_of_an_empty_buffer_are_empty():
     reference = rows_to_columns(allocate_records(4), 0)
     assert set(cols) == set(reference)
     assert all(len(v) == 0 for v in cols.values())
+
+
+def test_hand_texts_write_tile_notation_row_by_row():
+    hands = ["123m456p789s11z", "19m19p19s1234567z5z", "5555m", ""]
+    counts = np.array([parse_counts(h) if h else np.zeros(34, np.int8) for h in hands])
+    assert hand_texts(counts).to_pylist() == ["123m456p789s11z", "19m19p19s12345567z", "5555m", ""]
+    assert hand_texts(counts, np.array([True, False, True, True])).to_pylist()[1] == ""
+
+
+def test_flower_texts_write_flowers_then_white_dragons():
+    # SHT-P1 slots: 1f..8f, then the count of 白板 set aside as flowers
+    slots = np.zeros((4, 9), np.int8)
+    slots[0, [0, 2]] = 1
+    slots[1, 8] = 2
+    slots[2, [7, 8]] = 1
+    assert flower_texts(slots, np.ones(4, bool)).to_pylist() == ["13f", "55z", "8f5z", ""]

@@ -348,8 +348,43 @@ def _seat_or_null(values: np.ndarray) -> pa.Array:
     return pa.array(values.astype(np.int8), mask=values < 0)
 
 
-def _win_hand_texts(hands: np.ndarray) -> pa.Array:
-    return pa.array([hand_text(counts) for counts in hands], pa.string())
+def _texts(tokens: np.ndarray, repeats: np.ndarray) -> pa.Array:
+    """Row ``i``: each of the one-character ``tokens`` repeated ``repeats[i, j]`` times, in order; a string
+    array built from two numpy buffers, without a Python string per row."""
+    lengths = repeats.sum(axis=1)
+    offsets = np.zeros(len(repeats) + 1, np.int32)
+    np.cumsum(lengths, out=offsets[1:])
+    chars = np.repeat(np.broadcast_to(tokens, repeats.shape).ravel(), repeats.ravel())
+    return pa.StringArray.from_buffers(len(repeats), pa.py_buffer(offsets), pa.py_buffer(chars))
+
+
+_HAND_TOKENS = np.frombuffer(b"123456789m123456789p123456789s1234567z", np.uint8)  # each suit's ranks, its letter
+_SUIT_SPANS = ((0, 9), (9, 18), (18, 27), (27, 34))
+
+
+def hand_texts(hands: np.ndarray, keep: np.ndarray | None = None) -> pa.Array:
+    """:func:`hand_text` of every row of ``hands`` (R, 34 counts) at once; ``""`` where ``keep`` is False."""
+    counts = hands.astype(np.int64)
+    if keep is not None:
+        counts *= keep[:, None]
+    parts = []
+    for start, end in _SUIT_SPANS:
+        suit = counts[:, start:end]
+        parts += [suit, suit.any(axis=1, keepdims=True)]  # the letter follows a suit that has tiles
+    return _texts(_HAND_TOKENS, np.concatenate(parts, axis=1).astype(np.int64))
+
+
+_FLOWER_TOKENS = np.frombuffer(b"12345678f5z", np.uint8)
+
+
+def flower_texts(slots: np.ndarray, keep: np.ndarray) -> pa.Array:
+    """:func:`flower_text` of every row of ``slots`` (R, ``N_FLOWER_SLOTS``) at once; ``""`` where ``keep``
+    is False."""
+    counts = slots.astype(np.int64) * keep[:, None]
+    held = counts[:, :8] > 0
+    white = counts[:, WHITE_SLOT : WHITE_SLOT + 1]
+    repeats = np.concatenate([held, held.any(axis=1, keepdims=True), white, white > 0], axis=1)
+    return _texts(_FLOWER_TOKENS, repeats.astype(np.int64))
 
 
 def flower_text(slots: np.ndarray) -> str:
@@ -369,8 +404,8 @@ def _shuitou_columns(records: HandRecords, n: int) -> dict[str, pa.Array]:
         return {name: pa.nulls(n, COLUMNS[name][0]) for name in SHUITOU_COLUMNS}
     other = pa.array(~sht)
     seats = np.repeat(sht, 4)
-    flowers = [flower_text(f) if ok else "" for f, ok in zip(records.flowers[r].reshape(n * 4, N_FLOWER_SLOTS), seats)]
-    hands = [hand_text(h) if ok else "" for h, ok in zip(records.end_hands[r].reshape(n * 4, 34), seats)]
+    flowers = flower_texts(records.flowers[r].reshape(n * 4, N_FLOWER_SLOTS), seats)
+    hands = hand_texts(records.end_hands[r].reshape(n * 4, 34), seats)
     melds = records.end_melds[r].reshape(n * 4, MAX_MELDS, 2).astype(np.int64)
     empty = melds[:, :, 0] == 0
     n_melds = np.where(empty.any(axis=1), empty.argmax(axis=1), MAX_MELDS)
@@ -378,7 +413,7 @@ def _shuitou_columns(records: HandRecords, n: int) -> dict[str, pa.Array]:
     split = records.split_tiles[r].astype(np.int64)
     n_split = (split >= 0).sum(axis=1)
     return {
-        "flowers": pa.FixedSizeListArray.from_arrays(pa.array(flowers, pa.string()), 4, mask=other),
+        "flowers": pa.FixedSizeListArray.from_arrays(flowers, 4, mask=other),
         "base_tai": pa.FixedSizeListArray.from_arrays(
             pa.array(records.base_tai[r].astype(np.int64).ravel()), 4, mask=other
         ),
@@ -389,7 +424,7 @@ def _shuitou_columns(records: HandRecords, n: int) -> dict[str, pa.Array]:
         ),
         "split_win": pa.array(records.split_win[r], mask=~sht),
         "four_winds_feeder": pa.array(records.four_winds_feeder[r], mask=~sht | (records.four_winds_feeder[r] < 0)),
-        "end_hands": pa.FixedSizeListArray.from_arrays(pa.array(hands, pa.string()), 4, mask=other),
+        "end_hands": pa.FixedSizeListArray.from_arrays(hands, 4, mask=other),
         "end_melds": pa.FixedSizeListArray.from_arrays(
             _ragged(_MELD_STRINGS.take(pa.array(meld_keys)), n_melds), 4, mask=other
         ),
@@ -418,7 +453,7 @@ def arrow_columns(records: HandRecords, n: int) -> dict[str, pa.Array]:
     counts = records.patterns[r][per_winner].astype(np.int64)  # (W, N_PATTERNS)
     ids = np.repeat(np.tile(np.arange(N_PATTERNS), counts.shape[0]), counts.ravel())
     cols["patterns"] = _ragged(_ragged(_PATTERNS.take(pa.array(ids)), counts.sum(axis=1)), n_winners)
-    cols["win_hands"] = _ragged(_win_hand_texts(records.win_hand[r][per_winner]), n_winners)
+    cols["win_hands"] = _ragged(hand_texts(records.win_hand[r][per_winner]), n_winners)
     cols["win_tiles"] = _ragged(_TILE_NAMES.take(pa.array(records.win_tile[r][per_winner].astype(np.int64))),
                                 n_winners)  # fmt: skip
     melds = records.win_melds[r][per_winner].astype(np.int64)  # (W, MAX_MELDS, 2); a kind of 0 ends the list
@@ -468,7 +503,7 @@ def arrow_columns(records: HandRecords, n: int) -> dict[str, pa.Array]:
     passed = records.exchange_tiles[r].astype(np.int64)  # (n, 4, 3)
     counts = np.zeros((n * 4, 34), np.int8)
     np.add.at(counts, (np.repeat(np.arange(n * 4), 3), np.where(passed < 0, 0, passed).ravel()), 1)
-    texts = pa.array([hand_text(c) if ok else "" for c, ok in zip(counts, np.repeat(exchanged, 4))], pa.string())
+    texts = hand_texts(counts, np.repeat(exchanged, 4))
     cols["passed_tiles"] = pa.FixedSizeListArray.from_arrays(texts, 4, mask=pa.array(~exchanged))
     cols["pass_offset"] = pa.array(records.exchange_dir[r], mask=~exchanged)
     xz = records.family[r] == XUEZHAN
