@@ -7,10 +7,13 @@ as a ratio to riichienv, no lower than the last figures in benchmarks/README.md)
 
 Each figure is a whole `mjsim simulate` run in a fresh process (numba caches
 warmed first), timed from outside, with the peak resident memory of the
-process tree.  References measured in the same run: the same simulation on
-one worker (what the second core adds) and, with ``--compare``, a second
-ruleset on the same seed and sizes, per hand and per turn (discard), since
-rulesets differ in how long their hands last.
+process tree, and riichienv measured just before and just after it: the
+machine's speed moves by 20-50% within minutes, so each run is a ratio to its
+own reference, and figures of two runs are compared in riichienv's units.
+References measured in the same run: the same simulation on one worker (what
+the second core adds) and, with ``--compare``, a second ruleset on the same
+seed and sizes, per hand and per turn (discard), since rulesets differ in how
+long their hands last.
 
     python benchmarks/throughput.py [--hands 200000] [--ruleset jipinghu] [--compare tuidaohu] [--families] [--million]
 """
@@ -22,30 +25,61 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import NamedTuple
 
 import pyarrow.parquet as pq
 from reference import ratio_text, reference_line, riichienv_hands_per_second
 
 
-def run(hands, workers, policy="efficiency", ruleset="jipinghu"):
-    """Whole-process figures of one ``mjsim simulate`` run: hands/s, seconds, peak MiB, discards made."""
+class Timed(NamedTuple):
+    """One whole ``mjsim simulate`` run and riichienv's rate measured just before and just after it."""
+
+    hands: int
+    seconds: float
+    peak_mib: float
+    discards: int
+    reference: float | None  # riichienv hands/s, the mean of the two around this run
+
+    @property
+    def rate(self) -> float:
+        return self.hands / self.seconds
+
+    def relative(self) -> float:
+        """Hands/s in riichienv's units (or plain hands/s without riichienv): drift between runs cancels."""
+        return self.rate / self.reference if self.reference else self.rate
+
+    def relative_discards(self) -> float:
+        return self.discards / self.seconds / (self.reference or 1.0)
+
+
+def run(hands, workers, policy="efficiency", ruleset="jipinghu", bracket=True) -> Timed:
+    """Whole-process figures of one ``mjsim simulate`` run, bracketed by riichienv (``bracket``): the
+    machine's speed moves by 20-50% within minutes, so each run gets its own reference."""
+    before = riichienv_hands_per_second(REFERENCE_HANDS) if bracket else None
     with tempfile.TemporaryDirectory() as out:
         cmd = [sys.executable, "-m", "mjsim.cli", "simulate", "--ruleset", ruleset, "--hands", str(hands),
                "--policy", policy, "--seed", "1", "--workers", str(workers), "--out", out]  # fmt: skip
-        before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+        peak_before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
         start = time.perf_counter()
         subprocess.run(cmd, check=True, capture_output=True)
         seconds = time.perf_counter() - start
         peak_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
         turns = sum(pq.read_table(part, columns=["turns"])["turns"].to_numpy().sum()
                     for part in Path(out).glob("part-*.parquet"))  # fmt: skip
-    return hands / seconds, seconds, max(peak_kib, before) / 1024, int(turns)
+    after = riichienv_hands_per_second(REFERENCE_HANDS) if before is not None else None
+    reference = None if before is None or after is None else (before + after) / 2
+    return Timed(hands, seconds, max(peak_kib, peak_before) / 1024, int(turns), reference)
+
+
+def reference_text(timed: Timed) -> str:
+    return "" if timed.reference is None else f"; riichienv around it {timed.reference:,.0f} hands/s"
 
 
 PER_DISCARD_TARGET = {"xuezhan": 0.80, "xueliu": 0.80, "shuitou": 0.50}  # other rulesets: within 20%
 RIICHIENV_TARGET = 25.0  # 鸡平胡, four efficiency seats, 2 workers, against riichienv's random agents on one core
 SCALING_TARGET = 1.7  # 2 workers against 1
 FAMILIES = ("tuidaohu", "xuezhan", "shuitou")
+REFERENCE_HANDS = 600  # about a second of riichienv before and after each run
 
 
 def main():
@@ -61,46 +95,46 @@ def main():
     if args.families:
         others += [name for name in FAMILIES if name not in others]
     for name in [args.ruleset, *others]:
-        run(2_000, 2, ruleset=name)  # compile and cache every kernel in the workers
+        run(2_000, 2, ruleset=name, bracket=False)  # compile and cache every kernel in the workers
     if args.families:
-        run(400, 2, policy="expert", ruleset=args.ruleset)
-    before = riichienv_hands_per_second()
-    print(f"ruleset {args.ruleset}, four efficiency seats, Parquet logs written, whole process timed")
-    one, s1, m1, _ = run(args.hands, 1, ruleset=args.ruleset)
-    two, s2, m2, turns = run(args.hands, 2, ruleset=args.ruleset)
-    after = riichienv_hands_per_second()
-    reference = None if before is None else (before + after) / 2
-    if reference is not None:
-        print(f"reference: riichienv, random agents, one core: {reference:,.0f} hands/s "
-              f"(mean of {before:,.0f} before and {after:,.0f} after the {args.ruleset} runs)")  # fmt: skip
-    else:
+        run(400, 2, policy="expert", ruleset=args.ruleset, bracket=False)
+    print(f"ruleset {args.ruleset}, four efficiency seats, Parquet logs written, whole process timed; "
+          "each run between two riichienv runs (random agents, one core), its ratio to their mean")  # fmt: skip
+    one = run(args.hands, 1, ruleset=args.ruleset)
+    if one.reference is None:
         print(reference_line(None))
-    print(f"1 worker : {one:9,.0f} hands/s{ratio_text(one, reference)}  "
-          f"({args.hands:,} hands in {s1:.1f} s, peak RSS {m1:,.0f} MiB)")  # fmt: skip
-    print(f"2 workers: {two:9,.0f} hands/s{ratio_text(two, reference, RIICHIENV_TARGET)}  "
-          f"({args.hands:,} hands in {s2:.1f} s, peak RSS {m2:,.0f} MiB; "
-          f"{turns / s2:,.0f} discards/s, {turns / args.hands:.1f} a hand)")  # fmt: skip
-    verdict = "met" if two / one >= SCALING_TARGET else "NOT met"
-    print(f"ratio 2 workers / 1 worker: {two / one:.2f} (target >= {SCALING_TARGET}: {verdict})")
+    two = run(args.hands, 2, ruleset=args.ruleset)
+    print(f"1 worker : {one.rate:9,.0f} hands/s{ratio_text(one.rate, one.reference)}  "
+          f"({args.hands:,} hands in {one.seconds:.1f} s, peak RSS {one.peak_mib:,.0f} MiB{reference_text(one)})")  # fmt: skip
+    print(f"2 workers: {two.rate:9,.0f} hands/s{ratio_text(two.rate, two.reference, RIICHIENV_TARGET)}  "
+          f"({args.hands:,} hands in {two.seconds:.1f} s, peak RSS {two.peak_mib:,.0f} MiB; "
+          f"{two.discards / two.seconds:,.0f} discards/s, {two.discards / args.hands:.1f} a hand{reference_text(two)})")  # fmt: skip
+    scaling = two.relative() / one.relative()
+    verdict = "met" if scaling >= SCALING_TARGET else "NOT met"
+    print(f"ratio 2 workers / 1 worker: {scaling:.2f}, each against its own riichienv "
+          f"({two.rate / one.rate:.2f} raw; target >= {SCALING_TARGET}: {verdict})")  # fmt: skip
     for name in others:
-        other, s3, m3, other_turns = run(args.hands, 2, ruleset=name)
-        per_discard = (other_turns / s3) / (turns / s2)
+        other = run(args.hands, 2, ruleset=name)
+        per_hand = other.relative() / two.relative()
+        per_discard = other.relative_discards() / two.relative_discards()
         target = PER_DISCARD_TARGET.get(name, 0.80)
-        print(f"{name}, 2 workers: {other:,.0f} hands/s{ratio_text(other, reference)} ({s3:.1f} s, "
-              f"peak RSS {m3:,.0f} MiB; {other_turns / s3:,.0f} discards/s, {other_turns / args.hands:.1f} a hand); "
-              f"against {args.ruleset}: {other / two:.2f} per hand, {per_discard:.2f} per discard "
-              f"(target >= {target:.2f})")  # fmt: skip
+        print(f"{name}, 2 workers: {other.rate:,.0f} hands/s{ratio_text(other.rate, other.reference)} "
+              f"({other.seconds:.1f} s, peak RSS {other.peak_mib:,.0f} MiB; {other.discards / other.seconds:,.0f} "
+              f"discards/s, {other.discards / args.hands:.1f} a hand{reference_text(other)}); against "
+              f"{args.ruleset}: {per_hand:.2f} per hand, {per_discard:.2f} per discard (target >= {target:.2f})")  # fmt: skip
     if args.families:
-        expert, s4, _, _ = run(args.hands // 20, 2, policy="expert", ruleset=args.ruleset)
-        print(f"expert x4, {args.ruleset}, 2 workers: {expert:,.0f} hands/s{ratio_text(expert, reference)} "
-              f"({args.hands // 20:,} hands in {s4:.1f} s)")  # fmt: skip
-    rnd, _, _, _ = run(args.hands // 4, 2, policy="random", ruleset=args.ruleset)
-    print(f"random seats, 2 workers: {rnd:,.0f} hands/s{ratio_text(rnd, reference)}")
+        expert = run(args.hands // 20, 2, policy="expert", ruleset=args.ruleset)
+        print(f"expert x4, {args.ruleset}, 2 workers: {expert.rate:,.0f} hands/s"
+              f"{ratio_text(expert.rate, expert.reference)} ({expert.hands:,} hands in {expert.seconds:.1f} s"
+              f"{reference_text(expert)})")  # fmt: skip
+    rnd = run(args.hands // 4, 2, policy="random", ruleset=args.ruleset)
+    print(f"random seats, 2 workers: {rnd.rate:,.0f} hands/s{ratio_text(rnd.rate, rnd.reference)} "
+          f"({rnd.hands:,} hands in {rnd.seconds:.1f} s{reference_text(rnd)})")  # fmt: skip
     if args.million:
-        rate, seconds, peak, _ = run(1_000_000, 2, ruleset=args.ruleset)
+        big = run(1_000_000, 2, ruleset=args.ruleset, bracket=False)
         print(
-            f"1,000,000 hands on 2 workers: {rate:,.0f} hands/s, {seconds:.0f} s, peak RSS {peak:,.0f} MiB "
-            "(target < 2,048 MiB)"
+            f"1,000,000 hands on 2 workers: {big.rate:,.0f} hands/s, {big.seconds:.0f} s, peak RSS "
+            f"{big.peak_mib:,.0f} MiB (target < 2,048 MiB)"
         )
 
 
