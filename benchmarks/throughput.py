@@ -46,9 +46,10 @@ class Timed(NamedTuple):
 
     def relative(self) -> float:
         """Hands/s in riichienv's units (or plain hands/s without riichienv): drift between runs cancels."""
-        return self.rate / self.reference if self.reference else self.rate
+        return self.rate / (self.reference or 1.0)
 
     def relative_discards(self) -> float:
+        """Discards/s in riichienv's units, as :meth:`relative`."""
         return self.discards / self.seconds / (self.reference or 1.0)
 
 
@@ -66,8 +67,7 @@ def run(hands, workers, policy="efficiency", ruleset="jipinghu", bracket=True) -
         peak_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
         turns = sum(pq.read_table(part, columns=["turns"])["turns"].to_numpy().sum()
                     for part in Path(out).glob("part-*.parquet"))  # fmt: skip
-    after = riichienv_hands_per_second(REFERENCE_HANDS) if before is not None else None
-    reference = None if before is None or after is None else (before + after) / 2
+    reference = None if before is None else (before + riichienv_hands_per_second(REFERENCE_HANDS)) / 2
     return Timed(hands, seconds, max(peak_kib, peak_before) / 1024, int(turns), reference)
 
 

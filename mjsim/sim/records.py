@@ -371,7 +371,7 @@ def hand_texts(hands: np.ndarray, keep: np.ndarray | None = None) -> pa.Array:
     for start, end in _SUIT_SPANS:
         suit = counts[:, start:end]
         parts += [suit, suit.any(axis=1, keepdims=True)]  # the letter follows a suit that has tiles
-    return _texts(_HAND_TOKENS, np.concatenate(parts, axis=1).astype(np.int64))
+    return _texts(_HAND_TOKENS, np.concatenate(parts, axis=1))  # int64: the counts' type
 
 
 _FLOWER_TOKENS = np.frombuffer(b"12345678f5z", np.uint8)
@@ -383,8 +383,8 @@ def flower_texts(slots: np.ndarray, keep: np.ndarray) -> pa.Array:
     counts = slots.astype(np.int64) * keep[:, None]
     held = counts[:, :8] > 0
     white = counts[:, WHITE_SLOT : WHITE_SLOT + 1]
-    repeats = np.concatenate([held, held.any(axis=1, keepdims=True), white, white > 0], axis=1)
-    return _texts(_FLOWER_TOKENS, repeats.astype(np.int64))
+    repeats = np.concatenate([held, held.any(axis=1, keepdims=True), white, white > 0], axis=1)  # int64
+    return _texts(_FLOWER_TOKENS, repeats)
 
 
 def flower_text(slots: np.ndarray) -> str:
