@@ -17,6 +17,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import psutil
 import pytest
 
 from mjsim import base_tai, ruleset, score_hand
@@ -561,18 +562,12 @@ def _worker_processes() -> set[int]:
     """This process's children but the resource trackers loky and multiprocessing start once and keep for
     the life of the process (they are shared by every later run, not a run's workers)."""
     workers = set()
-    for task in Path(f"/proc/{os.getpid()}/task").iterdir():
+    for child in psutil.Process().children():
         try:
-            listed = (task / "children").read_text()
-        except FileNotFoundError:  # the thread ended after it was listed
+            if not any("resource_tracker" in part for part in child.cmdline()):
+                workers.add(child.pid)
+        except psutil.NoSuchProcess:  # it exited after it was listed
             continue
-        for pid in listed.split():
-            try:
-                command = Path(f"/proc/{pid}/cmdline").read_bytes()
-            except FileNotFoundError:  # the child has exited and been reaped
-                continue
-            if b"resource_tracker" not in command:
-                workers.add(int(pid))
     return workers
 
 
