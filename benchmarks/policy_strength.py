@@ -35,7 +35,7 @@ import multiprocessing  # noqa: E402
 import time  # noqa: E402
 
 import numpy as np  # noqa: E402
-from reference import ratio_text, reference_line, riichienv_hands_per_second  # noqa: E402
+from reference import exit_status, ratio_text, reference_line, riichienv_hands_per_second, verdict  # noqa: E402
 
 PRESETS = ("jipinghu", "jipinghu_5fan", "jipinghu_5fan_min3", "tuidaohu", "tuidaohu_dianpao", "tuidaohu_ghost")
 TABLE = ("expert", "efficiency", "value", "defensive")
@@ -277,7 +277,9 @@ def main():
                     print(f"{preset:22} no discard wins: deal-in ratio not applicable; {speed}", flush=True)
                     continue
                 ratio = dealt[TABLE[0]] / dealt["efficiency"] if dealt["efficiency"] else float("nan")
-                print(f"{preset:22} deal-in expert / efficiency {ratio:.2f} (target <= 0.75); {speed}", flush=True)
+                judged = verdict(ratio <= 0.75, f"{preset}: expert deals in <= 0.75 of efficiency")
+                print(f"{preset:22} deal-in expert / efficiency {ratio:.2f} (target <= 0.75: {judged}); {speed}",
+                      flush=True)  # fmt: skip
     if "positions" not in skip:
         print(f"\n# replayed positions: deal-in per discard while an opponent is really ready, {args.position_walls} "
               f"walls x 4 seatings (target: expert <= half of efficiency)")  # fmt: skip
@@ -290,7 +292,8 @@ def main():
                 rates = position_rates(preset, args.position_walls, args.seed, pool)
                 shown = "  ".join(f"{p} {rate:.3%} of {n:,}" for p, (n, rate) in rates.items())
                 ratio = rates[TABLE[0]][1] / rates["efficiency"][1]
-                print(f"{preset:22} {shown}  expert / efficiency {ratio:.2f}", flush=True)
+                judged = verdict(ratio <= 0.5, f"{preset}: expert deals in <= half of efficiency when ready")
+                print(f"{preset:22} {shown}  expert / efficiency {ratio:.2f} (target <= 0.50: {judged})", flush=True)
     if "realism" not in skip:
         print(f"\n# four seats of one policy, {args.walls} walls (human riichi reference: win {HUMAN['win']}, "
               f"deal-in {HUMAN['deal_in']} per player-hand, 清一色 {HUMAN['full_flush_share']:.2%} of wins)")  # fmt: skip
@@ -314,3 +317,4 @@ def main():
 
 if __name__ == "__main__":
     main()
+    raise SystemExit(exit_status())

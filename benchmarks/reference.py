@@ -4,6 +4,9 @@ Machines here differ by 2x or more from one day to the next, so a figure alone
 says little; the same machine's riichienv rate, measured in the same run, turns
 it into a ratio that holds.  riichienv is not a dependency of mjsim
 (``pip install riichienv``); without it the ratios are left out and the script says so.
+
+Every script judges its targets with :func:`verdict` and ends with :func:`exit_status`, so
+a script exits 1 when a target it printed was not met (a shell loop or a scheduler sees it).
 """
 
 from __future__ import annotations
@@ -34,6 +37,23 @@ def riichienv_hands_per_second(hands: int = 300) -> float | None:
     return played / (time.perf_counter() - start)
 
 
+_missed: list[str] = []
+
+
+def verdict(met: bool, target: str) -> str:
+    """``met`` or ``NOT met``; a miss is remembered (``target`` names it) for :func:`exit_status`."""
+    if not met:
+        _missed.append(target)
+    return "met" if met else "NOT met"
+
+
+def exit_status() -> int:
+    """1 after naming the targets this run printed as not met, else 0 (for ``raise SystemExit``)."""
+    if _missed:
+        print(f"targets not met: {'; '.join(_missed)}")
+    return 1 if _missed else 0
+
+
 def reference_line(rate: float | None) -> str:
     if rate is None:
         return "riichienv: not installed, ratios left out (pip install riichienv to measure the reference)"
@@ -45,5 +65,7 @@ def ratio_text(figure: float, rate: float | None, target: float | None = None) -
     if rate is None:
         return ""
     ratio = figure / rate
-    verdict = "" if target is None else f" (target >= {target:g}x: {'met' if ratio >= target else 'NOT met'})"
-    return f" = {ratio:.1f}x riichienv{verdict}"
+    if target is None:
+        return f" = {ratio:.1f}x riichienv"
+    judged = verdict(ratio >= target, f">= {target:g}x riichienv")
+    return f" = {ratio:.1f}x riichienv (target >= {target:g}x: {judged})"

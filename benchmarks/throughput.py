@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 import pyarrow.parquet as pq
-from reference import ratio_text, reference_line, riichienv_hands_per_second
+from reference import exit_status, ratio_text, reference_line, riichienv_hands_per_second, verdict
 
 
 class Timed(NamedTuple):
@@ -110,18 +110,19 @@ def main():
           f"({args.hands:,} hands in {two.seconds:.1f} s, peak RSS {two.peak_mib:,.0f} MiB; "
           f"{two.discards / two.seconds:,.0f} discards/s, {two.discards / args.hands:.1f} a hand{reference_text(two)})")  # fmt: skip
     scaling = two.relative() / one.relative()
-    verdict = "met" if scaling >= SCALING_TARGET else "NOT met"
+    judged = verdict(scaling >= SCALING_TARGET, f"2 workers >= {SCALING_TARGET}x one")
     print(f"ratio 2 workers / 1 worker: {scaling:.2f}, each against its own riichienv "
-          f"({two.rate / one.rate:.2f} raw; target >= {SCALING_TARGET}: {verdict})")  # fmt: skip
+          f"({two.rate / one.rate:.2f} raw; target >= {SCALING_TARGET}: {judged})")  # fmt: skip
     for name in others:
         other = run(args.hands, 2, ruleset=name)
         per_hand = other.relative() / two.relative()
         per_discard = other.relative_discards() / two.relative_discards()
         target = PER_DISCARD_TARGET.get(name, 0.80)
+        judged = verdict(per_discard >= target, f"{name} per discard >= {target:.2f} of {args.ruleset}")
         print(f"{name}, 2 workers: {other.rate:,.0f} hands/s{ratio_text(other.rate, other.reference)} "
               f"({other.seconds:.1f} s, peak RSS {other.peak_mib:,.0f} MiB; {other.discards / other.seconds:,.0f} "
               f"discards/s, {other.discards / args.hands:.1f} a hand{reference_text(other)}); against "
-              f"{args.ruleset}: {per_hand:.2f} per hand, {per_discard:.2f} per discard (target >= {target:.2f})")  # fmt: skip
+              f"{args.ruleset}: {per_hand:.2f} per hand, {per_discard:.2f} per discard (target >= {target:.2f}: {judged})")  # fmt: skip
     if args.families:
         expert = run(args.hands // 20, 2, policy="expert", ruleset=args.ruleset)
         print(f"expert x4, {args.ruleset}, 2 workers: {expert.rate:,.0f} hands/s"
@@ -132,11 +133,13 @@ def main():
           f"({rnd.hands:,} hands in {rnd.seconds:.1f} s{reference_text(rnd)})")  # fmt: skip
     if args.million:
         big = run(1_000_000, 2, ruleset=args.ruleset, bracket=False)
+        judged = verdict(big.peak_mib < 2048, "1,000,000 hands in < 2,048 MiB")
         print(
             f"1,000,000 hands on 2 workers: {big.rate:,.0f} hands/s, {big.seconds:.0f} s, peak RSS "
-            f"{big.peak_mib:,.0f} MiB (target < 2,048 MiB)"
+            f"{big.peak_mib:,.0f} MiB (target < 2,048 MiB: {judged})"
         )
 
 
 if __name__ == "__main__":
     main()
+    raise SystemExit(exit_status())
