@@ -22,7 +22,15 @@ COMPILED_PACKAGES = ("hand", "sim", "agents")  # the packages holding @njit code
 # Pure-Python drivers in those packages that compiled code never reads: editing them must not
 # throw away a minute of compiled kernels.
 DRIVER_MODULES = frozenset(
-    {"sim/backends.py", "sim/parallel.py", "sim/replay.py", "sim/runner.py", "sim/supported.py", "sim/warmup.py"}
+    {
+        "sim/backends.py",
+        "sim/compile_notice.py",
+        "sim/parallel.py",
+        "sim/replay.py",
+        "sim/runner.py",
+        "sim/supported.py",
+        "sim/warmup.py",
+    }
 )
 
 

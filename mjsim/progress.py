@@ -91,6 +91,11 @@ class Progress:
         if self._bar is not None:
             self._bar.update(n)
 
+    def note(self, text: str) -> None:
+        """Show ``text`` before the bar (``""`` clears it): what the work is doing while no item finishes."""
+        if self._bar is not None:
+            self._bar.set_description_str(text)
+
     def close(self) -> None:
         if self._bar is not None:
             self._bar.close()

@@ -143,3 +143,65 @@ def test_cache_dir_is_the_platform_user_cache_dir(monkeypatch, tmp_path):
     assert cache_dir() == tmp_path / "xdg" / "mjsim"
     monkeypatch.setenv("MJSIM_CACHE_DIR", str(tmp_path / "own"))
     assert cache_dir() == Path(tmp_path / "own")
+
+
+def test_a_long_warm_up_says_on_the_bar_that_the_simulator_is_compiling_then_clears_it():
+    import threading
+    from concurrent.futures import Future
+
+    from mjsim.sim.compile_notice import await_warm_up
+
+    screen = Terminal()
+    bar = Progress(100, stream=screen)
+    compiling = Future()
+    threading.Timer(0.3, compiling.set_result, (None,)).start()  # still running at the first two polls
+    await_warm_up([compiling], bar, poll=0.01, quiet_for=0.0)
+    shown = screen.getvalue()
+    assert "compiling the simulator, first run only" in shown
+    bar.update(100)
+    bar.close()
+    assert screen.getvalue().rsplit("\r", 1)[-1].startswith("100%")  # the last redraw has no note
+
+
+def test_a_warm_up_that_fails_raises_its_error_and_a_quick_one_shows_no_note():
+    from concurrent.futures import Future
+
+    from mjsim.sim.compile_notice import await_warm_up
+
+    screen = Terminal()
+    bar = Progress(100, stream=screen)
+    loaded = Future()
+    loaded.set_result(None)
+    await_warm_up([loaded], bar, poll=0.01, quiet_for=60.0)
+    assert "compiling" not in screen.getvalue()
+    broken = Future()
+    broken.set_exception(RuntimeError("compiling the engine kernels failed"))
+    with pytest.raises(RuntimeError, match="engine kernels failed"):
+        await_warm_up([broken], bar, poll=0.01)
+    bar.close()
+
+
+def test_numba_compiling_in_this_process_is_noted_on_the_bar_while_it_lasts():
+    import time
+
+    import numba
+    from numba.core import event
+
+    from mjsim.sim.compile_notice import noting_compiles
+
+    screen = Terminal()
+    bar = Progress(100, stream=screen)
+    with noting_compiles(bar, every=0.01) as watch:
+        assert watch.note() == ""  # nothing compiling yet
+        event.start_event("numba:compile", data={})  # what numba fires on a cache miss
+        deadline = time.monotonic() + 30  # waits for the note's thread; not a timing check
+        while "compiling the simulator" not in screen.getvalue() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        noted = screen.getvalue()
+        event.end_event("numba:compile", data={})
+        assert watch.note() == ""
+    assert "compiling the simulator, first run only: " in noted
+    with noting_compiles(bar) as watch:
+        numba.njit(lambda x: x + 1)(1)  # a real compile fires the events listened to
+    assert watch.first_start is not None and watch.depth == 0
+    bar.close()

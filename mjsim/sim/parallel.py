@@ -14,12 +14,13 @@ import gc
 import os
 import time
 import uuid
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, replace
 
 import mjsim
 from mjsim.progress import Progress
 from mjsim.sim.backends import backend_for, resolve_workers
+from mjsim.sim.compile_notice import await_warm_up, noting_compiles
 from mjsim.sim.supported import check_supported
 
 # The run's storage (pyarrow, polars) and the engine (numba) are imported where they are used, not here: a
@@ -245,35 +246,13 @@ def _execute(spec: RunSpec, writer, backend, progress) -> dict:
     chunks = spec.chunks()
     todo = [(i, *chunks[i]) for i in writer.missing()]
     bar = Progress(spec.hands, enabled=progress)
-    shown = writer.rows_done()  # hands the bar shows
-    bar.update(shown)
+    bar.update(writer.rows_done())
     started = time.perf_counter()
-    location = writer.store.location
-    pending: dict = {}
-    in_flight = 1 if backend is None or backend.name == "in-process" else 2 * backend.describe()["workers"] or 2
     try:
-        for future in getattr(backend, "warm_up", ()):
-            future.result()
-        queue = list(todo)
-        while queue or pending:
-            while queue and len(pending) < in_flight:
-                index, first, end = queue.pop(0)
-                watch = None
-                if backend.name == "local":
-                    watch = (os.getpid(), f"{writer.attempt_dir}/progress/{index:05d}")
-                    writer.store.makedirs(f"{writer.attempt_dir}/progress")
-                on_hands = bar.update if backend.name == "in-process" else None
-                args = (spec, index, first, end, location, writer.attempt_dir, watch, on_hands)
-                pending[backend.submit(run_chunk, *args)] = index
-            done, _ = backend.wait(set(pending), timeout=PROGRESS_SECONDS)
-            for future in done:
-                index = pending.pop(future)
-                parts = future.result()
-                writer.record_chunk(index, parts)
-            if backend.name != "in-process":  # in this process the chunk counts its hands straight into the bar
-                now = writer.rows_done() + (_reported(writer, pending.values()) if backend.name == "local" else 0)
-                bar.update(max(0, now - shown))
-                shown = max(shown, now)
+        await_warm_up(getattr(backend, "warm_up", ()), bar)
+        in_process = backend is not None and backend.name == "in-process"
+        with noting_compiles(bar) if in_process else nullcontext():  # in this process, the first chunk compiles
+            _play_chunks(spec, writer, backend, bar, todo)
     except KeyboardInterrupt:
         if backend is not None:
             backend.close(cancel=True)
@@ -295,6 +274,34 @@ def _execute(spec: RunSpec, writer, backend, progress) -> dict:
     seconds = round(time.perf_counter() - started, 3)
     info = writer.commit({"seconds": seconds, "backend": backend_info, "workers": backend_info.get("workers", 1)})
     return info
+
+
+def _play_chunks(spec: RunSpec, writer, backend, bar: Progress, todo) -> None:
+    """Play the chunks ``todo`` on ``backend``, each recorded in ``writer`` as it ends, counting hands into ``bar``."""
+    shown = writer.rows_done()  # hands the bar shows
+    location = writer.store.location
+    pending: dict = {}
+    in_flight = 1 if backend is None or backend.name == "in-process" else 2 * backend.describe()["workers"] or 2
+    queue = list(todo)
+    while queue or pending:
+        while queue and len(pending) < in_flight:
+            index, first, end = queue.pop(0)
+            watch = None
+            if backend.name == "local":
+                watch = (os.getpid(), f"{writer.attempt_dir}/progress/{index:05d}")
+                writer.store.makedirs(f"{writer.attempt_dir}/progress")
+            on_hands = bar.update if backend.name == "in-process" else None
+            args = (spec, index, first, end, location, writer.attempt_dir, watch, on_hands)
+            pending[backend.submit(run_chunk, *args)] = index
+        done, _ = backend.wait(set(pending), timeout=PROGRESS_SECONDS)
+        for future in done:
+            index = pending.pop(future)
+            parts = future.result()
+            writer.record_chunk(index, parts)
+        if backend.name != "in-process":  # in this process the chunk counts its hands straight into the bar
+            now = writer.rows_done() + (_reported(writer, pending.values()) if backend.name == "local" else 0)
+            bar.update(max(0, now - shown))
+            shown = max(shown, now)
 
 
 def _reported(writer, chunks) -> int:
