@@ -7,7 +7,8 @@ code), the functions with the largest exclusive time (their own typing, lowering
 compiles of their callees), and how often the machine code is duplicated: the bytes of every cached
 object over the largest one's.  numba optimises and emits each compiled function together with every
 callee linked into it, so each object holds its function's whole closure.  The reference measured in
-the same run is the same part in a second fresh process, loading what the first one cached.
+the same run is the same part in a second fresh process, loading what the first one cached.  It judges
+no target (the whole first run's is `startup.py`'s), so it exits 0.
 
     python benchmarks/compile_profile.py [--part engine] [--policies efficiency] [--top 15]
 """
@@ -21,10 +22,6 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-
-from reference import exit_status, verdict
-
-COMPILE_TARGET = 30.0  # seconds of CPU for a whole first run (startup.py); one part should stay well below
 
 
 def build(part: str, policies: str) -> dict:
@@ -103,10 +100,7 @@ def main():
     print(f"{'exclusive s':>11} {'LLVM s':>7} {'compiles':>8}  function")
     for name, seconds, llvm, compiles in cold["functions"][: args.top]:
         print(f"{seconds:11.2f} {llvm:7.2f} {compiles:8d}  {name}")
-    judged = verdict(cold["cpu"] < COMPILE_TARGET, f"{what} compiles in < {COMPILE_TARGET:g} s of CPU")
-    print(f"this part alone against the whole first run's target (< {COMPILE_TARGET:g} s of CPU): {judged}")
 
 
 if __name__ == "__main__":
     main()
-    raise SystemExit(exit_status())

@@ -55,7 +55,7 @@ class CompileWatch:
 
     def note(self) -> str:
         """:func:`compiling_note` with the time since the first compile while one is in progress, else ``""``."""
-        if self.depth <= 0 or self.first_start is None:
+        if self.depth <= 0:  # started() has set first_start
             return ""
         return compiling_note(time.perf_counter() - self.first_start)
 
