@@ -1,6 +1,7 @@
 """How mjsim compiles: one signature per kernel however it is called, numba only when a kernel is needed,
 and the warm-up parts (issue 15)."""
 
+import os
 import subprocess
 import sys
 
@@ -89,3 +90,49 @@ def test_a_local_worker_builds_arrow_arrays_without_loading_pandas():
         assert backend.submit(_pandas_after_arrow_calls).result() == (False, [1, 2])
     finally:
         backend.close(cancel=True)
+
+
+_HELPER_AND_CALLERS = """
+import numpy as np
+from mjsim.sim.borrowing import kernel
+
+@kernel
+def helper(x):
+    total = 0
+    for i in range(x.shape[0]):
+        total += 2 * x[i]
+    return total
+
+@kernel(entry=True)
+def entry_helper(x):
+    return x.sum()
+
+@kernel
+def caller(x):
+    return helper(x) + entry_helper(x)
+"""
+
+_REPORT = """
+import numpy as np, mjsim._compiled_cache as cache
+cache.configure()
+import three_kernels as k
+print(k.caller(np.arange(5)))
+for f in (k.caller, k.helper, k.entry_helper):
+    print(f.py_func.__name__, *sorted(type(c.library).__name__ for c in f.overloads.values()))
+"""
+
+
+def test_only_a_helper_compiled_for_a_caller_leaves_its_module_optimisation_to_that_caller(tmp_path):
+    (tmp_path / "three_kernels.py").write_text(_HELPER_AND_CALLERS)
+    env = {**os.environ, "MJSIM_CACHE_DIR": str(tmp_path / "cache"), "PYTHONPATH": str(tmp_path)}
+    env.pop("NUMBA_CACHE_DIR", None)
+
+    def run():
+        return subprocess.run([sys.executable, "-c", _REPORT], env=env, capture_output=True, text=True, check=True)
+
+    cold = run().stdout.split("\n")
+    assert cold[0] == str(2 * 10 + 10)
+    # the caller (compiled for Python) and the entry=True helper keep numba's library and its whole pipeline
+    assert cold[1:4] == ["caller JITCodeLibrary", "helper HelperLibrary", "entry_helper JITCodeLibrary"]
+    warm = run().stdout.split("\n")
+    assert warm[0] == cold[0]  # the caller's cached code, loaded, computes the same

@@ -22,6 +22,10 @@ arrays its caller owns for the duration of the call, so it needs no counts:
 numba's ``_nrt=False`` compiles it without them (and refuses to compile an
 allocation in it, so a helper that starts allocating fails loudly).  Such a
 helper takes its scratch from its caller or from :func:`stack_array`.
+
+**One module-level optimisation per call tree.**  A function compiled for a
+call from compiled code leaves LLVM's module-level optimisation to the caller
+that links it in (:mod:`mjsim.sim.optimise_once`).
 """
 
 from __future__ import annotations
@@ -31,6 +35,8 @@ from numba.core import cgutils
 from numba.core.registry import CPUDispatcher
 from numba.extending import intrinsic
 from numba.np.arrayobj import make_array, populate_array
+
+from mjsim.sim.optimise_once import ENTRY_ATTRIBUTE, HelperAwareCompiler, typing_a_call
 
 
 def _widened(numba_type):
@@ -45,23 +51,35 @@ class _WideningDispatcher(CPUDispatcher):
     """A dispatcher that compiles calls from compiled code for widened argument types (module docstring)."""
 
     def get_call_template(self, args, kws):
-        return super().get_call_template(
-            tuple(_widened(a) for a in args), {name: _widened(a) for name, a in kws.items()}
-        )
+        with typing_a_call():
+            return super().get_call_template(
+                tuple(_widened(a) for a in args), {name: _widened(a) for name, a in kws.items()}
+            )
 
 
-def _decorator(func, options):
+def _decorator(func, options, entry=False):
     def compile_(f):
-        dispatcher = _WideningDispatcher(py_func=f, locals={}, targetoptions={"nopython": True, **options})
+        if entry:
+            setattr(f, ENTRY_ATTRIBUTE, True)
+        dispatcher = _WideningDispatcher(
+            py_func=f,
+            locals={},
+            targetoptions={"nopython": True, **options},
+            pipeline_class=HelperAwareCompiler,
+        )
         dispatcher.enable_caching()
         return dispatcher
 
     return compile_(func) if func is not None else compile_
 
 
-def kernel(func=None, **options):
-    """``numba.njit(cache=True, **options)`` with one specialisation per function, usable bare or with options."""
-    return _decorator(func, options)
+def kernel(func=None, *, entry=False, **options):
+    """``numba.njit(cache=True, **options)`` with one specialisation per function, usable bare or with options.
+
+    ``entry=True`` for a function Python calls in a hot loop and compiled code calls too: it then keeps
+    numba's whole optimisation even when a caller compiles it first (:mod:`mjsim.sim.optimise_once`).
+    """
+    return _decorator(func, options, entry)
 
 
 def njit_borrowed(func=None, **options):
