@@ -101,6 +101,8 @@ def helper(x):
     total = 0
     for i in range(x.shape[0]):
         total += 2 * x[i]
+    if total < 0:
+        raise ValueError("negative total", total)  # its arguments travel through numba's environment
     return total
 
 @kernel(entry=True)
@@ -110,29 +112,47 @@ def entry_helper(x):
 @kernel
 def caller(x):
     return helper(x) + entry_helper(x)
+
+@kernel
+def second_caller(x):
+    return 10 * helper(x)
 """
 
 _REPORT = """
 import numpy as np, mjsim._compiled_cache as cache
 cache.configure()
-import three_kernels as k
-print(k.caller(np.arange(5)))
+import helpers_and_callers as k
+x = np.arange(5)
+print(k.caller(x), k.second_caller(x))
 for f in (k.caller, k.helper, k.entry_helper):
     print(f.py_func.__name__, *sorted(type(c.library).__name__ for c in f.overloads.values()))
+print("helper emitted:", *[c.library.emitted for c in k.helper.overloads.values()])
+for f in (k.caller, k.second_caller, k.helper):
+    try:
+        f(-x)
+    except ValueError as e:
+        print(f.py_func.__name__, "raised", e.args)
+print("helper from Python:", k.helper(x), k.helper(x))
 """
 
 
-def test_only_a_helper_compiled_for_a_caller_leaves_its_module_optimisation_to_that_caller(tmp_path):
-    (tmp_path / "three_kernels.py").write_text(_HELPER_AND_CALLERS)
+def test_a_helper_compiled_for_its_callers_is_optimised_and_emitted_only_inside_them(tmp_path):
+    (tmp_path / "helpers_and_callers.py").write_text(_HELPER_AND_CALLERS)
     env = {**os.environ, "MJSIM_CACHE_DIR": str(tmp_path / "cache"), "PYTHONPATH": str(tmp_path)}
     env.pop("NUMBA_CACHE_DIR", None)
 
     def run():
         return subprocess.run([sys.executable, "-c", _REPORT], env=env, capture_output=True, text=True, check=True)
 
-    cold = run().stdout.split("\n")
-    assert cold[0] == str(2 * 10 + 10)
-    # the caller (compiled for Python) and the entry=True helper keep numba's library and its whole pipeline
+    raised = ["caller raised ('negative total', -20)", "second_caller raised ('negative total', -20)",
+              "helper raised ('negative total', -20)", "helper from Python: 20 20"]  # fmt: skip
+    cold = run().stdout.strip().split("\n")
+    assert cold[0] == f"{2 * 10 + 10} {10 * 2 * 10}"
+    # the callers (compiled for Python) and the entry=True helper keep numba's library and its whole pipeline
     assert cold[1:4] == ["caller JITCodeLibrary", "helper HelperLibrary", "entry_helper JITCodeLibrary"]
-    warm = run().stdout.split("\n")
-    assert warm[0] == cold[0]  # the caller's cached code, loaded, computes the same
+    assert cold[4] == "helper emitted: False"  # two callers run it, and it has no machine code of its own
+    assert cold[5:] == raised  # then Python calls it: emitted on the way, with its environment
+    warm = run().stdout.strip().split("\n")
+    assert warm[0] == cold[0]  # the callers' cached code, loaded
+    assert warm[1:4] == ["caller JITCodeLibrary", "helper", "entry_helper"]  # loading a caller loads no helper
+    assert warm[5:] == raised  # the helper's cached bitcode, emitted when Python asks for it

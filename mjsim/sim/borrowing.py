@@ -23,9 +23,9 @@ numba's ``_nrt=False`` compiles it without them (and refuses to compile an
 allocation in it, so a helper that starts allocating fails loudly).  Such a
 helper takes its scratch from its caller or from :func:`stack_array`.
 
-**One module-level optimisation per call tree.**  A function compiled for a
-call from compiled code leaves LLVM's module-level optimisation to the caller
-that links it in (:mod:`mjsim.sim.optimise_once`).
+**One optimisation per call tree.**  A function compiled for a call from
+compiled code leaves LLVM's module-level optimisation and code generation to
+the caller that links it in (:mod:`mjsim.sim.optimise_once`).
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from numba.core.registry import CPUDispatcher
 from numba.extending import intrinsic
 from numba.np.arrayobj import make_array, populate_array
 
-from mjsim.sim.optimise_once import ENTRY_ATTRIBUTE, HelperAwareCompiler, typing_a_call
+from mjsim.sim.optimise_once import ENTRY_ATTRIBUTE, EmitOnPythonCall, HelperAwareCompiler, typing_a_call
 
 
 def _widened(numba_type):
@@ -47,7 +47,7 @@ def _widened(numba_type):
     return plain
 
 
-class _WideningDispatcher(CPUDispatcher):
+class _WideningDispatcher(EmitOnPythonCall, CPUDispatcher):
     """A dispatcher that compiles calls from compiled code for widened argument types (module docstring)."""
 
     def get_call_template(self, args, kws):
