@@ -150,7 +150,9 @@ class EmitOnPythonCall:
     def add_overload(self, cres):
         library = cres.library
         if isinstance(library, HelperLibrary) and library.python_entry is None:
-            self.overloads[tuple(cres.signature.args)] = cres  # callers find it here, Python does not
+            # callers find it here, Python does not: its entry point has no machine code behind it (a null
+            # address) and serves only as the key of the helper's implementation for the callers' lowering
+            self.overloads[tuple(cres.signature.args)] = cres
             return
         super().add_overload(cres)
 
