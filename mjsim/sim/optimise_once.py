@@ -56,13 +56,14 @@ def typing_a_call():
 
 
 class _EnvironmentDeferringCodegen:
-    """numba's codegen for a helper library not yet emitted: ``set_env`` waits for the emission."""
+    """numba's codegen for a helper library not yet emitted: ``set_env`` is left to the emission, which sets
+    every environment global of the module (:func:`_set_linked_environments`); the global has no address yet."""
 
     def __init__(self, library):
         self._library = library
 
     def set_env(self, env_name, env):
-        self._library.deferred_environments.append((env_name, env))
+        pass
 
     def __getattr__(self, name):
         return getattr(self._library._codegen, name)
@@ -75,7 +76,6 @@ class HelperLibrary(JITCodeLibrary):
         super().__init__(codegen, name)
         self.emitted = False
         self.python_entry = None  # the callable :class:`EmitOnPythonCall` gave Python, once emitted
-        self.deferred_environments = []
         self._null_pointer_given = False
 
     def _optimize_final_module(self):
@@ -94,10 +94,7 @@ class HelperLibrary(JITCodeLibrary):
         self.emitted = True
         self._dynamic_globals = []  # found again below
         super()._finalize_final_module()
-        for env_name, env in self.deferred_environments:
-            self._codegen.set_env(env_name, env)
-        self.deferred_environments.clear()
-        _set_linked_environments(self)  # those of the helpers linked into this one
+        _set_linked_environments(self)  # its own environment and those of the helpers linked into it
 
     @property
     def codegen(self):
@@ -118,7 +115,8 @@ class HelperLibrary(JITCodeLibrary):
 
 
 def _set_linked_environments(library):
-    """Point the environment globals of the helpers linked into ``library`` (just emitted) at their environments."""
+    """Point the environment globals in ``library``'s module (just emitted) at their environments: those of
+    the helpers linked into it, which numba leaves unset, and any it has set already."""
     codegen = library._codegen
     for variable in library._final_module.global_variables:
         if not variable.name.startswith(_ENVIRONMENT_PREFIX):
