@@ -110,8 +110,12 @@ def entry_helper(x):
     return x.sum()
 
 @kernel
+def rows(n):
+    return np.full(n, 2.5)  # boxing an array for Python needs the lowering's context (reference counting on)
+
+@kernel
 def caller(x):
-    return helper(x) + entry_helper(x)
+    return helper(x) + entry_helper(x) + int(rows(2).sum()) - 5
 
 @kernel
 def second_caller(x):
@@ -127,12 +131,18 @@ print(k.caller(x), k.second_caller(x))
 for f in (k.caller, k.helper, k.entry_helper):
     print(f.py_func.__name__, *sorted(type(c.library).__name__ for c in f.overloads.values()))
 print("helper emitted:", *[c.library.emitted for c in k.helper.overloads.values()])
+def python_wrapped():
+    return [any(f.name == c.fndesc.llvm_cpython_wrapper_name and not f.is_declaration
+                for f in c.library._final_module.functions) for c in k.helper.overloads.values()]
+print("helper has a Python wrapper:", *python_wrapped())
 for f in (k.caller, k.second_caller, k.helper):
     try:
         f(-x)
     except ValueError as e:
         print(f.py_func.__name__, "raised", e.args[0])  # numba 0.59 garbles the second argument
 print("helper from Python:", k.helper(x), k.helper(x))
+print("helper has a Python wrapper:", *python_wrapped())
+print("array helper from Python:", k.rows(3).tolist())
 """
 
 
@@ -151,8 +161,11 @@ def test_a_helper_compiled_for_its_callers_is_optimised_and_emitted_only_inside_
     # the callers (compiled for Python) and the entry=True helper keep numba's library and its whole pipeline
     assert cold[1:4] == ["caller JITCodeLibrary", "helper HelperLibrary", "entry_helper JITCodeLibrary"]
     assert cold[4] == "helper emitted: False"  # two callers run it, and it has no machine code of its own
-    assert cold[5:] == raised  # then Python calls it: emitted on the way, with its environment
+    assert cold[5] == "helper has a Python wrapper: False"  # nor the wrapper Python would call it through
+    from_python = [*raised, "helper has a Python wrapper: True", "array helper from Python: [2.5, 2.5, 2.5]"]
+    assert cold[6:] == from_python  # then Python calls it: wrapped and emitted on the way
     warm = run().stdout.strip().split("\n")
     assert warm[0] == cold[0]  # the callers' cached code, loaded
     assert warm[1:4] == ["caller JITCodeLibrary", "helper", "entry_helper"]  # loading a caller loads no helper
-    assert warm[5:] == raised  # the helper's cached bitcode, emitted when Python asks for it
+    # the helper's cached bitcode (no wrapper in it), read back, wrapped and emitted when Python asks for it
+    assert warm[6:] == from_python

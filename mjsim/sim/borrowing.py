@@ -36,7 +36,13 @@ from numba.core.registry import CPUDispatcher
 from numba.extending import intrinsic
 from numba.np.arrayobj import make_array, populate_array
 
-from mjsim.sim.optimise_once import ENTRY_ATTRIBUTE, EmitOnPythonCall, HelperAwareCompiler, typing_a_call
+from mjsim.sim.optimise_once import (
+    ENTRY_ATTRIBUTE,
+    EmitOnPythonCall,
+    HelperAwareCache,
+    HelperAwareCompiler,
+    typing_a_call,
+)
 
 
 def _widened(numba_type):
@@ -55,6 +61,9 @@ class _WideningDispatcher(EmitOnPythonCall, CPUDispatcher):
             return super().get_call_template(
                 tuple(_widened(a) for a in args), {name: _widened(a) for name, a in kws.items()}
             )
+
+    def enable_caching(self):
+        self._cache = HelperAwareCache(self.py_func)
 
 
 def _decorator(func, options, entry=False):

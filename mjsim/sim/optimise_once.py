@@ -30,11 +30,15 @@ from __future__ import annotations
 import contextlib
 import threading
 
+from llvmlite import binding as llvm
 from numba.core import sigutils
+from numba.core.caching import CompileResultCacheImpl, FunctionCache
 from numba.core.codegen import JITCodeLibrary
-from numba.core.compiler import Compiler
+from numba.core.compiler import Compiler, CompileResult, Flags, _make_subtarget
 from numba.core.compiler_lock import global_compiler_lock
+from numba.core.compiler_machinery import register_pass
 from numba.core.environment import lookup_environment
+from numba.core.typed_passes import NativeLowering
 
 ENTRY_ATTRIBUTE = "_mjsim_entry"  # set on a py_func declared with entry=True
 _ENVIRONMENT_PREFIX = "_ZN08NumbaEnv"  # numba's mangled names of environment globals
@@ -113,6 +117,27 @@ class HelperLibrary(JITCodeLibrary):
     def serialize_using_object_code(self):
         return super().serialize_using_object_code() if self.emitted else self.serialize_using_bitcode()
 
+    @classmethod
+    def from_bitcode(cls, codegen, name, bitcode):
+        """A helper library read back from the disk cache: its module, not emitted."""
+        library = cls(codegen, name)
+        library._final_module = llvm.parse_bitcode(bitcode)
+        library._finalize_final_module()
+        return library
+
+    def add_python_wrapper(self, targetctx, fndesc, env, release_gil):
+        """Add the wrapper Python calls the helper through (lowering left it out: callers need none)."""
+        name = fndesc.llvm_cpython_wrapper_name
+        defined = {f.name for f in self._final_module.functions if not f.is_declaration}
+        if name in defined:
+            return
+        self._finalized = False  # numba adds IR only to an open library; nothing else changes meanwhile
+        try:
+            with targetctx.push_code_library(self):  # as numba's lowering: boxing may link code into it
+                targetctx.create_cpython_wrapper(self, fndesc, env, None, release_gil=release_gil)
+        finally:
+            self._finalized = True
+
 
 def _set_linked_environments(library):
     """Point the environment globals in ``library``'s module (just emitted) at their environments: those of
@@ -126,8 +151,38 @@ def _set_linked_environments(library):
             codegen.set_env(variable.name, env)
 
 
+@register_pass(mutates_CFG=True, analysis_only=False)
+class HelperLowering(NativeLowering):
+    """numba's lowering, without the Python and C wrappers for a helper: only its callers call it, through
+    its native entry.  The Python wrapper is added if Python calls it (:meth:`HelperLibrary.add_python_wrapper`)."""
+
+    _name = "mjsim_helper_lowering"
+
+    def run_pass(self, state):
+        if not isinstance(state.library, HelperLibrary):
+            return super().run_pass(state)
+        flags = state.flags
+        state.flags = flags.copy()  # the compile's own flags stay as they were: numba keys its caches by them
+        state.flags.no_cpython_wrapper = True
+        state.flags.no_cfunc_wrapper = True
+        try:
+            return super().run_pass(state)
+        finally:
+            state.flags = flags
+
+
 class HelperAwareCompiler(Compiler):
     """numba's pipeline, compiling into a :class:`HelperLibrary` when compiled code asked for the function."""
+
+    def define_pipelines(self):
+        pipelines = super().define_pipelines()
+        for pipeline in pipelines:
+            pipeline.passes = [
+                (HelperLowering if pass_ is NativeLowering else pass_, description)
+                for pass_, description in pipeline.passes
+            ]
+            pipeline.finalize()
+        return pipelines
 
     def compile_extra(self, func):
         helper = self.state.library is None and _depth() > 0 and not getattr(func, ENTRY_ATTRIBUTE, False)
@@ -165,7 +220,53 @@ class EmitOnPythonCall:
             return entry_point
         with global_compiler_lock:  # as numba's own compiles: two threads must not emit it twice
             if library.python_entry is None:
+                context, release_gil = self._lowering_context()
+                library.add_python_wrapper(context, cres.fndesc, cres.environment, release_gil)
                 library.emit()
                 library.python_entry = self.targetctx.get_executable(library, cres.fndesc, cres.environment)
                 self._insert([a._code for a in args], library.python_entry, cres.objectmode)
         return library.python_entry
+
+    def _lowering_context(self):
+        """The target context numba lowers this dispatcher's functions with (its options: reference counting,
+        the error model), and whether they release the GIL, as numba's compile derives them."""
+        flags = Flags()
+        self.targetdescr.options.parse_as_flags(flags, self.targetoptions)
+        flags = self._compiler._customize_flags(flags)
+        return _make_subtarget(self.targetctx, flags), flags.release_gil
+
+
+class _HelperAwareCacheImpl(CompileResultCacheImpl):
+    def rebuild(self, target_context, payload):
+        libdata, fndesc, env, signature, objectmode, lifted, typeann, reload_init, referenced_envs = payload
+        name, kind, data = libdata
+        if kind != "bitcode":  # only a helper is cached as bitcode: the rest is numba's own
+            return super().rebuild(target_context, payload)
+        # numba's CompileResult._rebuild, reading the helper back as a HelperLibrary, not emitted
+        for reload in reload_init or ():
+            reload()
+        library = HelperLibrary.from_bitcode(target_context.codegen(), name, data)
+        return CompileResult(
+            target_context=target_context,
+            typing_context=target_context.typing_context,
+            library=library,
+            environment=env,
+            entry_point=target_context.get_executable(library, fndesc, env),  # a null address (get_pointer_to_function)
+            fndesc=fndesc,
+            type_annotation=typeann,
+            signature=signature,
+            objectmode=objectmode,
+            lifted=lifted,
+            typing_error=None,
+            call_helper=None,
+            metadata=None,
+            reload_init=reload_init,
+            referenced_envs=referenced_envs,
+        )  # referenced environments are set when the helper or a caller is emitted
+
+
+class HelperAwareCache(FunctionCache):
+    """numba's disk cache for a dispatcher using :class:`HelperAwareCompiler`: a cached helper is read back
+    un-emitted, as it was compiled."""
+
+    _impl_class = _HelperAwareCacheImpl
