@@ -40,6 +40,8 @@ from numba.core.compiler_machinery import register_pass
 from numba.core.environment import lookup_environment
 from numba.core.typed_passes import NativeLowering
 
+from mjsim.sim.typing_memo import memoising
+
 ENTRY_ATTRIBUTE = "_mjsim_entry"  # set on a py_func declared with entry=True
 _ENVIRONMENT_PREFIX = "_ZN08NumbaEnv"  # numba's mangled names of environment globals
 _nesting = threading.local()
@@ -190,7 +192,8 @@ class HelperAwareCompiler(Compiler):
             library = HelperLibrary(self.state.targetctx.codegen(), func.__qualname__)
             library.enable_object_caching()  # as numba's lowering does, so the library can be cached
             self.state.library = library
-        result = super().compile_extra(func)
+        with memoising():
+            result = super().compile_extra(func)
         if not helper:
             _set_linked_environments(result.library)
         return result
