@@ -588,14 +588,15 @@ PROPERTY = settings(max_examples=150, deadline=None, suppress_health_check=[Heal
 
 
 @st.composite
-def shuitou_wins(draw):
+def shuitou_wins(draw, max_wild_kinds=2):
     """(hand, melds, flowers, wilds, situation) of a random 水头 win: five sets + a pair, some declared,
-    some concealed tiles turned into 财神 (a 财神 may stand for anything, so it stays a win)."""
+    some concealed tiles turned into 财神 (a 财神 may stand for anything, so it stays a win); at most
+    ``max_wild_kinds`` 财神 kinds."""
     chows = [("chow", k) for k in range(27) if k % 9 <= 6]
     sets = draw(st.lists(st.sampled_from([("pung", k) for k in KINDS] + chows), min_size=5, max_size=5))
     pair = draw(st.sampled_from(KINDS))
     n_melds = draw(st.integers(0, 3))
-    wild_kinds = draw(st.lists(st.sampled_from(KINDS), max_size=2, unique=True))
+    wild_kinds = draw(st.lists(st.sampled_from(KINDS), max_size=max_wild_kinds, unique=True))
     melds, concealed = [], [pair, pair]
     for i, (kind, first) in enumerate(sets):
         tiles = [first] * 3 if kind == "pung" else [first, first + 1, first + 2]
@@ -705,10 +706,10 @@ def test_sht_t4_best_reading_matches_an_independent_enumeration(win):
 
 
 @PROPERTY
-@given(shuitou_wins())
+@given(shuitou_wins(max_wild_kinds=0))  # drawn without 财神, not filtered: filtering two in three failed a health check
 def test_sht_naming_an_absent_caishen_kind_changes_nothing(win):
     hand, melds, flowers, wilds, situation = win
-    assume(not wilds)
+    assert not wilds
     used = set(parse_tiles(hand)) | {t for m in melds for t in _meld_tiles(m)}
     absent = next(k for k in KINDS if k not in used)
     plain = score_hand(SHT, hand, melds=melds, flowers=flowers, **situation)
