@@ -12,8 +12,8 @@ So a function compiled while numba types a call to it from compiled code (:func:
 gets a :class:`HelperLibrary`: its per-function passes run, then it stops.  It is also lowered
 without the Python and C wrappers numba builds for every function (:class:`HelperLowering`): its
 callers call its native entry, and each wrapper's IR was built, optimised and linked into every
-caller only to be dropped there (the engine part's CPU 0.95x, its peak memory 625 MiB against 746).  Its machine code is
-emitted only when something needs it on its own:
+caller only to be dropped there (the engine part's CPU 0.95x, its peak memory 625 MiB against
+746).  Its machine code is emitted only when something needs it on its own:
 
 - Python calls it (:class:`EmitOnPythonCall`: the dispatcher adds the Python wrapper and emits it
   then, before the call);
