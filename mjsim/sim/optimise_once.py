@@ -132,11 +132,8 @@ class HelperLibrary(JITCodeLibrary):
         return library
 
     def add_python_wrapper(self, targetctx, fndesc, env, release_gil):
-        """Add the wrapper Python calls the helper through (lowering left it out: callers need none)."""
-        name = fndesc.llvm_cpython_wrapper_name
-        defined = {f.name for f in self._final_module.functions if not f.is_declaration}
-        if name in defined:
-            return
+        """Add the wrapper Python calls the helper through (lowering left it out: callers need none).  Called
+        once, before the helper is emitted for Python."""
         self._finalized = False  # numba adds IR only to an open library; nothing else changes meanwhile
         try:
             with targetctx.push_code_library(self):  # as numba's lowering: boxing may link code into it
