@@ -100,6 +100,7 @@ from mjsim.sim.state import (
     TRACE_LEN,
     WHITE_SLOT,
     ArraysStructType,
+    register_arrays_struct,
 )
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -116,7 +117,7 @@ WHITE = 31
 # ---- small helpers ---------------------------------------------------------------------------
 
 
-@structref.register
+@register_arrays_struct
 class WorkType(ArraysStructType):
     """Numba type of :class:`Work`."""
 
@@ -144,13 +145,13 @@ def new_work():
     )  # fmt: skip
 
 
-@kernel(inline="always")
+@njit_borrowed(inline="always")
 def _drawable(st, p, b):
     """Tiles a player may still draw: the wall between front and back, less the C-W5 dead wall 留牌."""
     return st.back[b] - st.front[b] + 1 - p.dead_wall
 
 
-@kernel(inline="always")
+@njit_borrowed(inline="always")
 def _trace(st, p, b, seat, action, tile):
     if p.replay and st.trace_len[b] < TRACE_LEN:
         i = st.trace_len[b]
@@ -160,23 +161,23 @@ def _trace(st, p, b, seat, action, tile):
         st.trace_len[b] = i + 1
 
 
-@kernel
+@njit_borrowed
 def _n_concealed(st, b, s):
     return st.hands[b, s].sum()
 
 
-@kernel(inline="always")
+@njit_borrowed(inline="always")
 def _is_wild(st, b, t):
     return t == st.wild[b, 0] or t == st.wild[b, 1]
 
 
-@kernel(inline="always")
+@njit_borrowed(inline="always")
 def _real(st, b, hand, t):
     """The hand holds a tile of kind ``t`` that is not wild (a wild is never used in a claim, C-J1)."""
     return hand[t] > 0 and not _is_wild(st, b, t)
 
 
-@kernel(inline="always")
+@njit_borrowed(inline="always")
 def _is_flower(p, t):
     """SHT-P1: a flower tile (1f..8f, and 白板 where it is a flower), set aside and replaced."""
     return t >= 34 or (p.white_is_flower and t == WHITE)
@@ -197,7 +198,7 @@ def sht_context(st, b, s, ctx):
     )
 
 
-@kernel(inline="always")
+@njit_borrowed(inline="always")
 def _score(st, p, sc, b, s, counts, win_tile, flags, discard_winners, found, work):
     """Value of seat ``s`` winning with concealed ``counts`` (incl. the winning tile), or a negative code.
 
@@ -234,13 +235,13 @@ def _holds_suit(counts, c):
     return False
 
 
-@kernel(inline="always")
+@njit_borrowed(inline="always")
 def _locked(st, p, b, s):
     """XZ-H7: a 血流成河 winner plays on with its hand locked."""
     return p.bloody_flow and st.has_won[b, s]
 
 
-@kernel(inline="always")
+@njit_borrowed(inline="always")
 def _win_fan(st, p, sc, b, s, counts, win_tile, flags, work):
     """Value if ``counts`` is a legal win for seat ``s`` (shape, JPH-P4 minimum fan, 满鬼), else -1."""
     wild_a, wild_b = st.wild[b, 0], st.wild[b, 1]
@@ -253,14 +254,14 @@ def _win_fan(st, p, sc, b, s, counts, win_tile, flags, work):
     return fan if fan >= 0 else -1
 
 
-@kernel(inline="always")
+@njit_borrowed(inline="always")
 def _first_turn_self_draw(st, b, s):
     """天和/地和: no claim yet (JPH-F2 first go-around) and the seat has not discarded (its dealt or first drawn
     tile, or the replacement for a concealed kong made on it)."""
     return (not st.claims_made[b]) and st.discarded[b, s] == 0
 
 
-@kernel(inline="always")
+@njit_borrowed(inline="always")
 def _in_play_mask(st, b):
     """Bit per seat still in play (XZ-P4: not yet won; every seat outside 血战)."""
     mask = 0
@@ -270,7 +271,7 @@ def _in_play_mask(st, b):
     return mask
 
 
-@kernel(inline="always")
+@njit_borrowed(inline="always")
 def _next_seat(st, b, s):
     """The next seat in turn order after ``s`` still in play."""
     for r in range(1, 4):
@@ -280,13 +281,13 @@ def _next_seat(st, b, s):
     return (s + 1) % 4
 
 
-@kernel(inline="always")
+@njit_borrowed(inline="always")
 def _must_win(st, p, b):
     """XZ-P6: in the last tiles a player who can win must win."""
     return p.must_win_tiles_left > 0 and _drawable(st, p, b) < p.must_win_tiles_left
 
 
-@kernel(inline="always")
+@njit_borrowed(inline="always")
 def _reset_missed(st, b, s):
     """JPH-P3 / TDH-P3 / XZ-P5: the seat's own draw lifts its missed-win restriction."""
     st.missed_kinds[b, s] = 0
@@ -297,7 +298,7 @@ def _reset_missed(st, b, s):
 # ---- starting hands ----------------------------------------------------------------------------
 
 
-@kernel
+@njit_borrowed
 def _start_hand(st, p, b, session, hand_in_session, dealer, round_wind, streak, dealt_seats, horse_count):
     """Shuffle (C-W1) and deal (C-W2): the dealer's 14th tile is its first 'draw'."""
     st.session[b] = session
@@ -324,7 +325,7 @@ def _start_hand(st, p, b, session, hand_in_session, dealer, round_wind, streak, 
     _deal(st, p, b)
 
 
-@kernel
+@njit_borrowed
 def _deal(st, p, b):
     """C-W2: the dealer takes 14 tiles, the others 13, in turn order from the front of ``st.wall[b]``."""
     n = p.wall_tiles.size
@@ -423,7 +424,7 @@ def _deal(st, p, b):
 # ---- 换三张 and 定缺 (XZ-H1, XZ-H2) -------------------------------------------------------------------
 
 
-@kernel
+@njit_borrowed
 def _setup_legal(st, b, s, legal):
     """XZ-H1: the first pick is any tile of a suit the seat holds three of, the next two of the same suit;
     XZ-H2: any suit may be declared void."""
@@ -446,7 +447,7 @@ def _setup_legal(st, b, s, legal):
                 legal[DISCARD + t] = True
 
 
-@kernel
+@njit_borrowed
 def _apply_setup(st, p, b, s, action):
     """One seat's pick (PH_EXCHANGE) or declaration (PH_VOID); the phase moves on once all four answered."""
     if st.phase[b] == PH_VOID:
@@ -476,7 +477,7 @@ def _apply_setup(st, p, b, s, action):
     _begin_play(st, b)
 
 
-@kernel
+@njit_borrowed
 def _begin_play(st, b):
     """The dealer's first turn after 换三张 / 定缺: its 'drawn' tile is the 14th dealt if still held, else the
     first tile it received."""
@@ -489,7 +490,7 @@ def _begin_play(st, b):
     st.phase[b] = PH_TURN
 
 
-@kernel
+@njit_borrowed
 def next_in_sequence(tile):
     """TDH-G1 flip: the kind after ``tile`` (9 -> 1 in a suit, 东南西北 round, 白发中 round)."""
     if tile < 27:
@@ -499,7 +500,7 @@ def next_in_sequence(tile):
     return 31 if tile == 33 else tile + 1
 
 
-@kernel
+@njit_borrowed
 def _set_wilds(st, p, b):
     """C-J1 wild kinds: fixed (TDH-G1 default 白板) or the kind after a tile turned from the back (flip; two
     tiles under TDH-H6)."""
@@ -538,12 +539,12 @@ def _count_flower(slots, tile):
     slots[WHITE_SLOT if tile == WHITE else tile - 34] += 1
 
 
-@kernel
+@njit_borrowed
 def _add_flower(st, b, s, tile):
     _count_flower(st.flowers[b, s], tile)
 
 
-@kernel
+@njit_borrowed
 def _replace_dealt_flowers(st, p, b):
     """SHT-P2 / C-W2 补花: each seat from the dealer in turn replaces the flowers it was dealt from the back,
     again while a replacement is a flower.  The dealer's 'drawn' tile becomes its last replacement when its
@@ -572,7 +573,7 @@ def _replace_dealt_flowers(st, p, b):
         st.target[b] = last
 
 
-@kernel
+@njit_borrowed
 def _reserve_horses(st, p, b):
     """TDH-M1: dealer horses face down from the back; TDH-M5: winner horses reserved the same way."""
     st.n_horses[b] = 0
@@ -595,14 +596,14 @@ def _reserve_horses(st, p, b):
             st.horse_seats[b, k] = horse_seat(p, st.horse_tiles[b, k], st.dealer[b])
 
 
-@kernel
+@njit_borrowed
 def _session_dealer(p, session):
     if p.first_dealer >= 0:
         return p.first_dealer
     return np.int64(mix64(p.seed_key ^ mix64(np.uint64(session) + _GOLDEN)) % np.uint64(4))
 
 
-@kernel
+@njit_borrowed
 def _next_dealer(st, p, b):
     """C-X2 / JPH-P6 / TDH-P5 / XZ-P7: who deals the next hand."""
     dealer = st.dealer[b]
@@ -618,7 +619,7 @@ def _next_dealer(st, p, b):
     return st.winners[b, 0]  # winners are in turn order from the discarder
 
 
-@kernel
+@njit_borrowed
 def _first_win_count(st, b):
     """How many players won at the first win: several on one discard (一炮多响), else one."""
     if st.n_winners[b] == 0:
@@ -636,7 +637,7 @@ def _first_win_count(st, b):
     return n
 
 
-@kernel
+@njit_borrowed
 def _next_horse_count(st, p, b, next_dealer):
     """TDH-M2: dealer horses next hand: the base for a new dealer; after a 连庄 +1 ([Q]) or +2 / +1 by the
     dealer's kind of win ([D]); at most ``horse_max``."""
@@ -651,7 +652,7 @@ def _next_horse_count(st, p, b, next_dealer):
     return min(p.horse_max, st.horse_count[b] + step)
 
 
-@kernel
+@njit_borrowed
 def _start_next(st, p, b, queue):
     """The next hand of the table's session, else the first hand of the next session, else idle."""
     if p.replay:  # the replayed hand's state and trace stay for the caller to read
@@ -693,7 +694,7 @@ def _start_next(st, p, b, queue):
 # ---- recording -------------------------------------------------------------------------------------
 
 
-@kernel
+@njit_borrowed
 def _record_win(st, p, sc, b, s, kind, counts, win_tile, discarder, discard_winners, extra_flags, work):
     """Score and store one winner (win order = call order)."""
     flags = extra_flags
@@ -723,7 +724,8 @@ def _record_win(st, p, sc, b, s, kind, counts, win_tile, discarder, discard_winn
     st.win_tile[b, i] = win_tile
     if kind == WIN_KONG_REPLACEMENT and st.replacement[b] == KONG_FROM_DISCARD:
         st.win_kong_from[b, i] = st.replacement_from[b]
-    st.win_hand[b, i] = counts
+    for t in range(34):  # a loop: copying one array into another needs reference counting
+        st.win_hand[b, i, t] = counts[t]
     for m in range(st.n_melds[b, s]):
         st.win_melds[b, i, m, 0] = st.meld_kind[b, s, m]
         st.win_melds[b, i, m, 1] = st.meld_tile[b, s, m]
@@ -735,7 +737,7 @@ def _record_win(st, p, sc, b, s, kind, counts, win_tile, discarder, discard_winn
         st.four_winds_feeder[b] = shown_four_winds_feeder(st, b)
 
 
-@kernel
+@njit_borrowed
 def _play_on(st, p, b, last_winner):
     """XZ-P4 血战到底: after a win the others play on from the seat after ``last_winner``, until three won
     (XZ-H7 血流成河: everyone plays on until the wall is empty)."""
@@ -753,7 +755,7 @@ def _play_on(st, p, b, last_winner):
     st.phase[b] = PH_DRAW
 
 
-@kernel
+@njit_borrowed
 def horse_pool_free(st, p, b):
     """How many leading ``horse_pool`` tiles a re-settlement may take as horses (TDH-M6): the ones set aside,
     and, when no tile was drawn from the back, the undrawn ones behind them but the last drawable one
@@ -840,7 +842,7 @@ def _finish(st, p, b, out):
 # ---- the turn ----------------------------------------------------------------------------------------
 
 
-@kernel
+@njit_borrowed
 def _wall_ends(st, p, b, s):
     """C-W4 exhaustive draw (SHT-P7: 黄牌)."""
     _trace(st, p, b, s, TRACE_EXHAUSTED, 0)
@@ -848,7 +850,7 @@ def _wall_ends(st, p, b, s):
     st.phase[b] = PH_END
 
 
-@kernel
+@njit_borrowed
 def _flower_replaced(st, p, b, s, tile):
     """SHT-P2: while ``tile`` is a flower, seat ``s`` sets it aside and takes the next from the back; -1 when
     the wall runs out first."""
@@ -862,7 +864,7 @@ def _flower_replaced(st, p, b, s, tile):
     return tile
 
 
-@kernel
+@njit_borrowed
 def _split_time(st, p, b):
     """SHT-P7 黄牌: nobody has won and the wall is down to split_tiles_at (+ split_kong_extra a kong)."""
     return (
@@ -871,7 +873,7 @@ def _split_time(st, p, b):
     )  # fmt: skip
 
 
-@kernel
+@njit_borrowed
 def _split(st, p, sc, b, work):
     """SHT-P7 分牌: the next ``split_tiles`` tiles go one to each player in turn from the one to draw; the first
     who can win with it wins (a self-draw, +3 台); a tile nobody wins on is set aside.  Nobody: 黄牌."""
@@ -901,7 +903,7 @@ def _split(st, p, sc, b, work):
     _wall_ends(st, p, b, first)
 
 
-@kernel
+@njit_borrowed
 def _draw(st, p, sc, b, work):
     """C-P1 draw (kong replacements from the back, C-W3; SHT-P2 flowers replaced from the back); an empty
     wall ends the hand (C-W4), and so does SHT-P7 分牌 when nobody wins on it."""
@@ -931,7 +933,7 @@ def _draw(st, p, sc, b, work):
     st.phase[b] = PH_TURN
 
 
-@kernel(inline="always")
+@njit_borrowed(inline="always")
 def _turn_flags(st, p, b, s):
     flags = 0
     if _drawable(st, p, b) == 0:
@@ -941,7 +943,7 @@ def _turn_flags(st, p, b, s):
     return flags
 
 
-@kernel(inline="always")
+@njit_borrowed(inline="always")
 def _turn_legal(st, p, sc, b, legal, work):
     """Legal actions on the actor's own turn (C-P1)."""
     s = st.actor[b]
@@ -981,7 +983,7 @@ def _turn_legal(st, p, sc, b, legal, work):
                 legal[CKONG + t] = False
 
 
-@kernel
+@njit_borrowed
 def _add_meld(st, b, s, kind, tile, source):
     m = st.n_melds[b, s]
     st.meld_kind[b, s, m] = kind
@@ -995,7 +997,7 @@ def _add_meld(st, b, s, kind, tile, source):
         st.exposed[b, s, tile] += 4 if (kind == MELD_KONG or kind == MELD_CKONG) else 3
 
 
-@kernel
+@njit_borrowed
 def _log_kong(st, b, s, kind, source):
     k = st.n_kongs[b]
     if k < st.kong_seat.shape[1]:
@@ -1007,7 +1009,7 @@ def _log_kong(st, b, s, kind, source):
         st.n_kongs[b] = k + 1
 
 
-@kernel
+@njit_borrowed
 def _complete_added_kong(st, p, b, s, t):
     """The pung of ``t`` becomes a kong and moves to the end of the melds: the melds stay in the order made,
     so the last kong is the one a kong replacement follows (XZ-F2 杠上花 by its kind)."""
@@ -1031,7 +1033,7 @@ def _complete_added_kong(st, p, b, s, t):
     st.phase[b] = PH_DRAW
 
 
-@kernel
+@njit_borrowed
 def _complete_concealed_kong(st, p, b, s, t):
     _add_meld(st, b, s, MELD_CKONG, t, -1)
     _log_kong(st, b, s, KONG_CONCEALED, -1)
@@ -1042,7 +1044,7 @@ def _complete_concealed_kong(st, p, b, s, t):
     st.phase[b] = PH_DRAW
 
 
-@kernel
+@njit_borrowed
 def _thirteen_orphans(st, b, counts):
     """TDH-H9: ``counts`` (a concealed hand plus the robbed tile) is 十三幺, wild tiles filling gaps (C-J1)."""
     wilds = 0
@@ -1064,7 +1066,7 @@ def _thirteen_orphans(st, b, counts):
     return n == 14 and doubled <= 1 and (13 - kinds) + (1 if doubled == 0 else 0) <= wilds
 
 
-@kernel
+@njit_borrowed
 def _track_follow(st, b, s, t):
     """C-P7 跟庄 fact: the dealer's first discard, then the three others' first discards in turn, all one kind
     and no claim between (a claim sets ``follow_kind`` to -1)."""
@@ -1078,7 +1080,7 @@ def _track_follow(st, b, s, t):
             st.followed[b] = True
 
 
-@kernel
+@njit_borrowed
 def _apply_turn(st, p, sc, b, action, work):
     s = st.actor[b]
     if action == WIN:
@@ -1133,7 +1135,7 @@ def _apply_turn(st, p, sc, b, action, work):
 # ---- answers to a discard or an added kong -----------------------------------------------------------
 
 
-@kernel(inline="always")
+@njit_borrowed(inline="always")
 def _answer_legal(st, p, sc, b, s, legal, work):
     """Legal answers of seat ``s`` to the actor's discard (C-P2) or added kong (C-P4). True if any but PASS."""
     d = st.actor[b]
@@ -1206,7 +1208,7 @@ def _answer_legal(st, p, sc, b, s, legal, work):
     return any_option
 
 
-@kernel
+@njit_borrowed
 def _check_liability(st, p, b, s, d, t, kind):
     """Record the JPH-S4 十二张落地 and JPH-S5 limit-hand facts after seat ``s`` claims ``d``'s tile ``t``."""
     exposed_sets = 0
@@ -1234,7 +1236,7 @@ def _check_liability(st, p, b, s, d, t, kind):
             st.limit_turn[b, s] = st.turns[b]
 
 
-@kernel
+@njit_borrowed
 def _claim(st, p, b, s, action):
     d = st.actor[b]
     t = st.target[b]
@@ -1271,7 +1273,7 @@ def _claim(st, p, b, s, action):
         st.phase[b] = PH_TURN
 
 
-@kernel
+@njit_borrowed
 def _resolve(st, p, sc, b, work):
     """Settle the answers to a discard or an added kong by priority (C-P2, C-P4)."""
     d = st.actor[b]
@@ -1372,7 +1374,7 @@ def _resolve(st, p, sc, b, work):
 # ---- the end of the wall (XZ-E) ------------------------------------------------------------------------
 
 
-@kernel
+@njit_borrowed
 def _suit_count(st, b, s):
     """Suits among seat ``s``'s concealed and exposed tiles."""
     n = 0
@@ -1384,7 +1386,7 @@ def _suit_count(st, b, s):
     return n
 
 
-@kernel
+@njit_borrowed
 def end_states(st, p, sc, b, work):
     """XZ-E facts of every seat as the hand ends: won, 花猪 (three suits, XZ-E1), ready with the fan of its
     best winning tile counted as a discard win (XZ-E2 查叫 value), or not ready.  水头: won, ready or not
@@ -1426,7 +1428,7 @@ def end_states(st, p, sc, b, work):
 # ---- observations --------------------------------------------------------------------------------------
 
 
-@kernel
+@njit_borrowed
 def observe(st, p, rows, row_table, row_seat, obs):
     """Fill the observation of every decision row ``collect`` wrote (what that seat sees, nothing more)."""
     # Every array is read into a local once: numba counts a reference each
@@ -1498,7 +1500,12 @@ def collect(st, p, sc, queue, out, obs, legal, row_table, row_seat):
     A table whose hand ended while ``out`` is full waits in PH_END until the
     caller has flushed the records.
     """
-    work = new_work()
+    return _collect(st, p, sc, queue, out, obs, legal, row_table, row_seat, new_work())
+
+
+@njit_borrowed
+def _collect(st, p, sc, queue, out, obs, legal, row_table, row_seat, work):
+    """:func:`collect` with its scratch given: the loop over tables counts no references."""
     rows = 0
     capacity = out.hand_id.size
     for b in range(st.phase.size):
@@ -1559,8 +1566,12 @@ def collect(st, p, sc, queue, out, obs, legal, row_table, row_seat):
 @kernel
 def apply(st, p, sc, rows, row_table, row_seat, actions):
     """Apply one action per decision row, then resolve every answered discard or kong."""
-    work = new_work()
-    answers = np.zeros(rows, np.bool_)
+    _apply(st, p, sc, rows, row_table, row_seat, actions, new_work(), np.zeros(rows, np.bool_))
+
+
+@njit_borrowed
+def _apply(st, p, sc, rows, row_table, row_seat, actions, work, answers):
+    """:func:`apply` with its scratch given (``answers``: all False, one per row)."""
     for i in range(rows):
         b = row_table[i]
         if st.phase[b] == PH_TURN:

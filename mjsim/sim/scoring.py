@@ -10,10 +10,10 @@ from mjsim.sim.fastscore import NOT_A_WIN, score_jipinghu, score_params
 from mjsim.sim.fastscore_sht import score_shuitou, sht_params
 from mjsim.sim.fastscore_tdh import score_tuidaohu, tdh_params
 from mjsim.sim.fastscore_xz import score_xuezhan, xz_params
-from mjsim.sim.state import ArraysStructType
+from mjsim.sim.state import ArraysStructType, register_arrays_struct
 
 
-@structref.register
+@register_arrays_struct
 class ScoringType(ArraysStructType):
     """Numba type of :class:`Scoring`."""
 
@@ -47,7 +47,7 @@ def _new_scoring(jph, tdh, xz, sht, tables):
     return Scoring(jph, tdh, xz, sht, tables)
 
 
-@kernel
+@njit_borrowed
 def score_win(
     family,
     forms,

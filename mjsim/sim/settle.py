@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from mjsim.sim.borrowing import kernel
+from mjsim.sim.borrowing import njit_borrowed, stack_array
 from mjsim.sim.constants import (
     KONG_ADDED,
     KONG_FROM_DISCARD,
@@ -39,7 +39,7 @@ from mjsim.sim.state import (
 )
 
 
-@kernel
+@njit_borrowed
 def horse_seat(p, tile, dealer):
     """The absolute seat a horse tile points at: TDH-M3 (dealer_offset) or TDH-M5 (ghost_edition), from the dealer."""
     if tile < 27:
@@ -53,12 +53,12 @@ def horse_seat(p, tile, dealer):
     return (dealer + offset) % 4
 
 
-@kernel
+@njit_borrowed
 def _pay(st, b, component, payer, payee, amount):
     st.transfers[b, component, payer, payee] += amount
 
 
-@kernel
+@njit_borrowed
 def _pay_xz(st, b, component, rule, payer, payee, amount):
     """A transfer that is also one of the XZ rules the logs break out (``xz_moves``)."""
     st.transfers[b, component, payer, payee] += amount
@@ -66,7 +66,7 @@ def _pay_xz(st, b, component, rule, payer, payee, amount):
     st.xz_moves[b, rule, payer] -= amount
 
 
-@kernel
+@njit_borrowed
 def _all_three_by(st, b, liable, winner, points):
     """C-M3: the liable player pays every share; its own share is win money, the others' liability money."""
     _pay(st, b, C_WIN, liable, winner, points)
@@ -75,7 +75,7 @@ def _all_three_by(st, b, liable, winner, points):
         st.liable[b] = liable
 
 
-@kernel
+@njit_borrowed
 def settle_jipinghu(st, p, b):
     """JPH-M1..M3 payments with the JPH-S2..S4 liabilities; points = 2 ** fan (C-M2)."""
     for i in range(st.n_winners[b]):
@@ -98,7 +98,7 @@ def settle_jipinghu(st, p, b):
                     _pay(st, b, C_WIN, payer, w, points)
 
 
-@kernel
+@njit_borrowed
 def _liable_before(st, p, b, d, w, when, across_rules):
     """包先不包后: seat ``d`` became liable for a player other than ``w`` before discard count ``when``
     (by JPH-S4, and with ``across_rules`` by JPH-S5 too; only rules switched on make anyone liable)."""
@@ -117,7 +117,7 @@ def _liable_before(st, p, b, d, w, when, across_rules):
     return False
 
 
-@kernel
+@njit_borrowed
 def self_draw_liable(st, p, b, w):
     """JPH-S4 / JPH-S5 包自摸: the seat liable for seat ``w``'s self-drawn win, from the logged facts, or -1.
 
@@ -145,7 +145,7 @@ def self_draw_liable(st, p, b, w):
     return twelve
 
 
-@kernel
+@njit_borrowed
 def _liable_seat(st, p, b, w, i, kind):
     """Who pays every share of the ``i``-th winner ``w``'s self-paid win, or -1 (C-M3)."""
     if kind == WIN_ROBBED_KONG and p.liability_robbed_kong:
@@ -157,7 +157,7 @@ def _liable_seat(st, p, b, w, i, kind):
     return -1
 
 
-@kernel
+@njit_borrowed
 def settle_tuidaohu(st, p, tdh, b):
     """TDH-V3 win payments with TDH-S1/S2 liability, TDH-M5 winner horses; units from the compiled scorer."""
     for i in range(st.n_winners[b]):
@@ -179,13 +179,13 @@ def settle_tuidaohu(st, p, tdh, b):
             _winner_horses(st, p, b, w, i)
 
 
-@kernel
+@njit_borrowed
 def horse_rank_hits(tile):
     """TDH-H3 爆炸马: the hits of the one horse: its rank, an honour 10 (interpretation)."""
     return 10 if tile >= 27 else tile % 9 + 1
 
 
-@kernel
+@njit_borrowed
 def _winner_horses(st, p, b, w, i):
     """TDH-M5: the winner buys 4 horses (a ghost in the hand) or 6; each payer pays value x (1 + hits).
 
@@ -222,7 +222,7 @@ def _winner_horses(st, p, b, w, i):
             _pay(st, b, C_HORSE, payer, w, paid * hits)
 
 
-@kernel
+@njit_borrowed
 def kong_payment(st, p, b, k, payer):
     """What ``payer`` paid for the ``k``-th kong (TDH-K1 / XZ-M3): the discarder of a direct kong, every
     other player in play (XZ-M3: not yet won) for an added or concealed one."""
@@ -236,7 +236,7 @@ def kong_payment(st, p, b, k, payer):
     return p.kong_pay_added if st.kong_kind[b, k] == KONG_ADDED else p.kong_pay_concealed
 
 
-@kernel
+@njit_borrowed
 def settle_kongs(st, p, b):
     """TDH-K1 / XZ-M3 kong money; TDH-K2: only if someone won, unless the ruleset pays kongs at once."""
     if st.n_winners[b] == 0 and not p.kong_pay_always:
@@ -248,7 +248,7 @@ def settle_kongs(st, p, b):
                 _pay(st, b, C_KONG, payer, st.kong_seat[b, k], np.int64(amount))
 
 
-@kernel
+@njit_borrowed
 def settle_dealer_horses(st, p, b):
     """TDH-M4: per horse on seat h, the dealer wins what h wins and loses what h loses (win and kong money;
     TDH-H1 ``horses_on_kongs`` false: win money only; TDH-H11 ``horse_settlement`` net: see _net_horse)."""
@@ -270,7 +270,7 @@ def settle_dealer_horses(st, p, b):
                     _pay(st, b, C_HORSE, dealer, other, paid)
 
 
-@kernel
+@njit_borrowed
 def _net_horse(st, p, b, dealer, h):
     """TDH-M4 ``horse_settlement = "net"`` (如果是平则不用计算输赢): the dealer receives or pays seat ``h``'s net
     result of the hand (win, liability and, with ``horses_on_kongs``, kong money), split over the counterparties
@@ -279,7 +279,8 @@ def _net_horse(st, p, b, dealer, h):
     The split is in whole points by largest remainder: each counterparty gets ``floor(net * flow / total)``,
     and the points left go one each to the largest remainders, ties to the earlier seat in turn order from
     ``h``.  The dealer's own share vanishes; a seat that broke even moves nothing."""
-    flow = np.zeros(4, np.int64)  # what each counterparty paid h, net
+    flow = stack_array(4, np.int64)  # what each counterparty paid h, net (borrowing code cannot allocate)
+    flow[:] = 0
     for c in (C_WIN, C_KONG, C_LIABILITY):
         if c == C_KONG and not p.horses_on_kongs:
             continue
@@ -291,13 +292,16 @@ def _net_horse(st, p, b, dealer, h):
         return
     sign = 1 if net > 0 else -1
     amount = net * sign
-    weight = np.zeros(4, np.int64)
+    weight = stack_array(4, np.int64)
+    weight[:] = 0
     for other in range(4):
         if other != h and flow[other] * sign > 0:
             weight[other] = flow[other] * sign
     total = weight.sum()
-    share = np.zeros(4, np.int64)
-    remainder = np.zeros(4, np.int64)
+    share = stack_array(4, np.int64)
+    share[:] = 0
+    remainder = stack_array(4, np.int64)
+    remainder[:] = 0
     left = amount
     for other in range(4):
         share[other] = amount * weight[other] // total
@@ -319,14 +323,15 @@ def _net_horse(st, p, b, dealer, h):
                 _pay(st, b, C_HORSE, dealer, other, share[other])
 
 
-@kernel
+@njit_borrowed
 def settle_xuezhan(st, p, b):
     """XZ-M1..M5 wins and 呼叫转移, then at an empty wall XZ-E1 查花猪, XZ-E2 查叫 and XZ-E3 退税.
 
     Each win is paid by the players still in play when it happened (XZ-M5,
     ``win_in_play``); kong money (``settle_kongs``) by those in play when the
     kong was made."""
-    transferred = np.zeros(MAX_KONGS, np.bool_)
+    transferred = stack_array(MAX_KONGS, np.bool_)
+    transferred[:] = False
     for i in range(st.n_winners[b]):
         w = st.winners[b, i]
         kind = st.win_kind[b, i]
@@ -372,7 +377,7 @@ def settle_xuezhan(st, p, b):
                     _pay_xz(st, b, C_KONG, XZ_TAX_REFUND, konger, payer, np.int64(amount))
 
 
-@kernel
+@njit_borrowed
 def _call_transfer(st, p, b, i, transferred):
     """XZ-M4 呼叫转移: the ``i``-th win was on the discard its discarder made right after a kong; that
     kong (the discarder's last before the win) has its income pass to the winner (each winner receives it, or they split it under
@@ -405,7 +410,7 @@ def _call_transfer(st, p, b, i, transferred):
         _pay_xz(st, b, C_KONG, XZ_CALL_TRANSFER, konger, st.winners[b, i], np.int64(share))
 
 
-@kernel
+@njit_borrowed
 def settle_follow_dealer(st, p, b):
     """C-P7 跟庄: the dealer pays each other player ``follow_dealer`` units when the logged fact says the
     first four discards, before any claim, were one kind; whatever the hand's result."""
@@ -416,7 +421,7 @@ def settle_follow_dealer(st, p, b):
                 _pay(st, b, C_PENALTY, dealer, other, np.int64(p.follow_dealer))
 
 
-@kernel
+@njit_borrowed
 def shown_four_winds_feeder(st, b):
     """SHT-M3 fact: the discarder whose wind the winner won on, when the winner's exposed pungs and kongs show
     three or more winds and the hand scores 四风会齐; else -1.  Recorded as the win is (the engine) and read
@@ -437,13 +442,13 @@ def shown_four_winds_feeder(st, b):
     return st.win_from[b, 0] if n >= 3 else -1
 
 
-@kernel(inline="always")
+@njit_borrowed(inline="always")
 def _dealer_times(p, dealer, a, b):
     """SHT-M1 / SHT-M2: a payment between ``a`` and ``b`` counts twice when one of them is the dealer."""
     return 2 if p.dealer_pays_double and (a == dealer or b == dealer) else 1
 
 
-@kernel
+@njit_borrowed
 def settle_shuitou(st, p, b):
     """SHT-M1 each non-winner pays the winner's total (twice to or from the dealer); SHT-M3 包牌: the
     discarder pays for all three; SHT-M2 the non-winners settle their base-台 differences pairwise (twice
@@ -477,7 +482,7 @@ def settle_shuitou(st, p, b):
                 _pay(st, b, C_BASE, q, r, -diff * times)
 
 
-@kernel
+@njit_borrowed
 def settle(st, p, sc, b):
     """Dispatch on the ruleset family (the only place the family selects settlement code)."""
     st.transfers[b] = 0

@@ -11,7 +11,11 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba.core import types
+from numba.core import cgutils, imputils, types
+from numba.core.datamodel import default_manager, models
+from numba.core.extending import infer_getattr, lower_getattr_generic, lower_setattr_generic
+from numba.core.runtime.nrtdynmod import _meminfo_struct_type
+from numba.core.typing.templates import AttributeTemplate
 from numba.experimental import structref
 
 from mjsim.hand.fast import form_bits
@@ -58,7 +62,51 @@ class ArraysStructType(types.StructRef):
         return tuple((name, types.unliteral(typ)) for name, typ in fields)
 
 
-@structref.register
+def register_arrays_struct(struct_type):
+    """``structref.register`` for an :class:`ArraysStructType`, whose fields a helper compiled without
+    reference counting (:func:`~mjsim.sim.borrowing.njit_borrowed`) can read too.
+
+    numba's own field read asks the runtime for the payload's address, which code compiled without
+    reference counting may not call, so the engine's helpers had to count references to every field
+    they read.  The payload address is the meminfo's fourth member (what numba's
+    ``NRT_MemInfo_data_fast`` loads); a read counts a reference only where counting is on.  Setting a
+    field (only the constructors do) stays numba's."""
+    default_manager.register(struct_type, models.StructRefModel)
+
+    @infer_getattr
+    class _FieldTyping(AttributeTemplate):
+        key = struct_type
+
+        def generic_resolve(self, typ, attr):
+            return typ.field_dict.get(attr)
+
+    @lower_getattr_generic(struct_type)
+    def _read_field(context, builder, typ, value, attr):
+        ref = cgutils.create_struct_proxy(typ)(context, builder, value=value)
+        meminfo = builder.bitcast(ref.meminfo, _meminfo_struct_type.as_pointer())
+        payload = builder.load(cgutils.gep(builder, meminfo, 0, 3))
+        payload_type = typ.get_data_type()
+        layout = context.data_model_manager[payload_type].get_value_type()
+        data = cgutils.create_struct_proxy(payload_type)(
+            context, builder, ref=builder.bitcast(payload, layout.as_pointer())
+        )
+        return imputils.impl_ret_borrowed(context, builder, typ.field_dict[attr], getattr(data, attr))
+
+    @lower_setattr_generic(struct_type)
+    def _set_field(context, builder, sig, args, attr):
+        instance_type, value_type = sig.args
+        instance, value = args
+        data = structref._Utils(context, builder, instance_type).get_data_struct(instance)
+        cast = context.cast(builder, value, value_type, instance_type.field_dict[attr])
+        old = getattr(data, attr)
+        context.nrt.incref(builder, value_type, cast)
+        context.nrt.decref(builder, value_type, old)  # last: the new value may be the old one
+        setattr(data, attr, cast)
+
+    return struct_type
+
+
+@register_arrays_struct
 class StateType(ArraysStructType):
     """Numba type of :class:`State`."""
 
