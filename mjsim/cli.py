@@ -639,6 +639,10 @@ def _stop_workers() -> None:
 
 def run() -> None:
     """The ``mjsim`` command (and ``python -m mjsim.cli``): :func:`main`, then exit with its status."""
+    from mjsim.sim.backends import ONE_BLAS_THREAD
+
+    for name, value in ONE_BLAS_THREAD.items():  # before numpy loads; an explicit setting stays
+        os.environ.setdefault(name, value)
     status = main()
     # Everything the command writes is closed by now.  Left to itself, interpreter shutdown would search
     # numba's and pyarrow's objects for reference cycles once more (0.4 s of every command that ran a

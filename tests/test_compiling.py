@@ -92,6 +92,21 @@ def test_a_local_worker_builds_arrow_arrays_without_loading_pandas():
         backend.close(cancel=True)
 
 
+def _blas_threads_setting():
+    return os.environ.get("OPENBLAS_NUM_THREADS")
+
+
+def test_a_local_worker_starts_numpy_with_one_blas_thread():
+    # OpenBLAS otherwise starts a spinning thread per core in every worker, beside the other workers' hands
+    from mjsim.sim.backends import LocalProcesses
+
+    backend = LocalProcesses(1)
+    try:
+        assert backend.submit(_blas_threads_setting).result() == "1"
+    finally:
+        backend.close(cancel=True)
+
+
 _HELPER_AND_CALLERS = """
 import numpy as np
 from mjsim.sim.borrowing import kernel

@@ -54,6 +54,11 @@ class InProcess:
         pass
 
 
+# No mjsim code calls BLAS, but numpy's OpenBLAS starts a thread per core at import, and they spin for
+# 0.1 s of CPU: in every worker, beside the other workers' hands (a 2-worker run 0.99x with one thread).
+ONE_BLAS_THREAD = {"OPENBLAS_NUM_THREADS": "1"}
+
+
 def _start_worker() -> None:
     """In each new worker: leave Ctrl-C to the parent (which stops the workers and prints one line), and
     spare the worker pyarrow's import of pandas."""
@@ -97,7 +102,9 @@ class LocalProcesses:
         from loky import get_reusable_executor
 
         self.workers = workers
-        self.executor = get_reusable_executor(max_workers=workers, initializer=_start_worker, reuse=False)
+        self.executor = get_reusable_executor(
+            max_workers=workers, initializer=_start_worker, reuse=False, env=ONE_BLAS_THREAD
+        )
         self.warm_up: list = []  # futures a run waits for before its first chunk (mjsim.sim.parallel)
 
     def submit(self, fn, *args):
