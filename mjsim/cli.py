@@ -118,6 +118,10 @@ def _cmd_score(args) -> None:
         print(_format_score(rules, score))
 
 
+def _import_analysis() -> None:
+    import mjsim.analysis  # noqa: F401  (0.3 s: polars)
+
+
 def _cmd_simulate(args) -> None:
     # the analysis (polars) is imported after the run: the run's worker processes start first (mjsim.sim.parallel)
     from mjsim import ruleset
@@ -139,7 +143,10 @@ def _cmd_simulate(args) -> None:
             first_dealer=-1 if args.dealer == "random" else int(args.dealer), round_wind=args.round_wind,
             chunk_hands=args.chunk_hands or CHUNK_HANDS,
         )  # fmt: skip
-        info = simulate(spec, out, workers=args.workers, overwrite=args.overwrite, scheduler=args.scheduler)
+        info = simulate(
+            spec, out, workers=args.workers, overwrite=args.overwrite, scheduler=args.scheduler,
+            on_tail=_import_analysis,
+        )  # fmt: skip
     from mjsim.analysis import format_summary, run_summary
 
     print(f"run {info['run_id']}: {info['hands']:,} hands of {info['ruleset']} in {info['seconds']:.1f} s -> {out}")

@@ -35,10 +35,10 @@ def _played(preset, tables, chunk_rows) -> pl.DataFrame:
     return pl.DataFrame(rows, infer_schema_length=None).sort("hand_id")
 
 
-def _simulated(preset, out, workers, **spec_options) -> pl.DataFrame:
+def _simulated(preset, out, workers, on_tail=None, **spec_options) -> pl.DataFrame:
     spec = RunSpec(ruleset(preset), (POLICIES,), HANDS, session_length=SESSION_LENGTH, seed=SEED, run_id="split",
                    **spec_options)  # fmt: skip
-    simulate(spec, out, workers=workers, progress=False)
+    simulate(spec, out, workers=workers, progress=False, on_tail=on_tail)
     return read_hands(out).sort("hand_id")
 
 
@@ -62,8 +62,10 @@ def test_rows_do_not_depend_on_tables_or_chunk_rows(preset):
 @pytest.mark.parametrize("preset", PRESETS)
 def test_rows_do_not_depend_on_chunk_boundaries_or_workers(preset, tmp_path):
     one = _simulated(preset, tmp_path / "one", workers=1)
-    two = _simulated(preset, tmp_path / "two", workers=2, chunk_hands=HANDS // 4)  # four chunks, on two workers
-    assert len(read_manifest(tmp_path / "two")["chunks"]) == 4
+    tails = []
+    two = _simulated(preset, tmp_path / "two", workers=2, on_tail=lambda: tails.append(1), chunk_hands=HANDS // 4)
+    assert len(read_manifest(tmp_path / "two")["chunks"]) == 4  # four chunks, on two workers
+    assert tails == [1]  # the caller's work for the run's tail, once
     _assert_same_rows(one, two, f"{preset}: one chunk on one worker vs four chunks on two")
     # and the run's rows are the rows of a single-process loop with few tables
     few = _played(preset, tables=5, chunk_rows=37)

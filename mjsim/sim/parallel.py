@@ -14,6 +14,7 @@ import gc
 import os
 import time
 import uuid
+from collections.abc import Callable
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, replace
 
@@ -179,7 +180,7 @@ def _spec_info(spec: RunSpec, seats) -> dict:
 
 def simulate(
     spec: RunSpec, out_dir, workers: int = 1, progress: bool | None = None, *, overwrite: bool = False,
-    scheduler=None, extra_info: dict | None = None,
+    scheduler=None, extra_info: dict | None = None, on_tail: Callable[[], object] | None = None,
 ) -> dict:  # fmt: skip
     """Run ``spec`` into ``out_dir`` (a path or filesystem URL); return the committed run's metadata.
 
@@ -187,7 +188,9 @@ def simulate(
     a Dask scheduler address or ``distributed.Client`` to run the chunks on a
     cluster instead (``out_dir`` must then be on a filesystem every worker
     sees).  ``overwrite`` replaces a run already in ``out_dir`` as a whole;
-    ``extra_info`` is added to the run's metadata (a comparison's label)."""
+    ``extra_info`` is added to the run's metadata (a comparison's label).  ``on_tail`` is called once, in
+    this process, when a local worker has no chunk left to play: work the caller does next (the command's
+    summary imports polars) then uses a core the run leaves idle."""
     resolve_workers(workers, 1)  # a bad value is refused before anything is written
     validate(spec)
     if not spec.run_id:
@@ -203,7 +206,7 @@ def simulate(
     except BaseException:
         backend.close(cancel=True)
         raise
-    return _execute(spec, writer, backend, progress)
+    return _execute(spec, writer, backend, progress, on_tail)
 
 
 def resume(out_dir, workers: int = 1, progress: bool | None = None, *, scheduler=None) -> dict:
@@ -242,7 +245,7 @@ def _start_backend(spec: RunSpec, workers, chunks: int, scheduler):
     return backend
 
 
-def _execute(spec: RunSpec, writer, backend, progress) -> dict:
+def _execute(spec: RunSpec, writer, backend, progress, on_tail=None) -> dict:
     chunks = spec.chunks()
     todo = [(i, *chunks[i]) for i in writer.missing()]
     bar = Progress(spec.hands, enabled=progress)
@@ -252,7 +255,7 @@ def _execute(spec: RunSpec, writer, backend, progress) -> dict:
         await_warm_up(getattr(backend, "warm_up", ()), bar)
         in_process = backend is not None and backend.name == "in-process"
         with noting_compiles(bar) if in_process else nullcontext():  # in this process, the first chunk compiles
-            _play_chunks(spec, writer, backend, bar, todo)
+            _play_chunks(spec, writer, backend, bar, todo, on_tail)
     except KeyboardInterrupt:
         if backend is not None:
             backend.close(cancel=True)
@@ -276,8 +279,9 @@ def _execute(spec: RunSpec, writer, backend, progress) -> dict:
     return info
 
 
-def _play_chunks(spec: RunSpec, writer, backend, bar: Progress, todo) -> None:
-    """Play the chunks ``todo`` on ``backend``, each recorded in ``writer`` as it ends, counting hands into ``bar``."""
+def _play_chunks(spec: RunSpec, writer, backend, bar: Progress, todo, on_tail=None) -> None:
+    """Play the chunks ``todo`` on ``backend``, each recorded in ``writer`` as it ends, counting hands into ``bar``;
+    ``on_tail`` once a local worker is left without a chunk (:func:`simulate`)."""
     shown = writer.rows_done()  # hands the bar shows
     location = writer.store.location
     pending: dict = {}
@@ -293,6 +297,9 @@ def _play_chunks(spec: RunSpec, writer, backend, bar: Progress, todo) -> None:
             on_hands = bar.update if backend.name == "in-process" else None
             args = (spec, index, first, end, location, writer.attempt_dir, watch, on_hands)
             pending[backend.submit(run_chunk, *args)] = index
+        if on_tail is not None and backend.name == "local" and not queue and len(pending) < backend.workers:
+            on_tail()
+            on_tail = None
         done, _ = backend.wait(set(pending), timeout=PROGRESS_SECONDS)
         for future in done:
             index = pending.pop(future)
