@@ -129,8 +129,8 @@ class Work(structref.StructRefProxy):
     ``real`` int8 (34,) a hand without its wild tiles; ``totals`` int64 (34,)
     a hand with its melds (推倒胡 scorer); ``counts`` int8 (34,) a hand plus
     the tile under answer; ``ctx`` int64 (CTX_LEN,) the 水头 scorer's context
-    (``mjsim.sim.fastscore_sht``).  A struct reference, so passing it down
-    the inlined legality checks updates one reference count, not five.
+    (``mjsim.sim.fastscore_sht``).  A struct reference, so the helpers it is
+    passed down to borrow it without counting references (``register_arrays_struct``).
     """
 
 
