@@ -17,7 +17,7 @@ from agenttools import response_legal, show, tile, turn_legal
 
 import mjsim
 from mjsim.agents import POLICIES, get_policy
-from mjsim.agents.base import Policy, joint_partial_table
+from mjsim.agents.base import Policy, shape_table
 from mjsim.agents.shape import (
     R_AUX,
     R_TIE,
@@ -151,7 +151,7 @@ def test_shape_helpers_count_wilds_like_an_is_win_oracle(form, bits):
     # the brute-force oracle; hands rich in pairs and ghosts, so that seven pairs is often more than
     # complete (6 pairs + 2 ghosts: the raw value goes below what a waiting hand can be)
     rng = np.random.default_rng(zlib.crc32(form.encode()))
-    T = joint_partial_table()
+    T = shape_table()
     W = new_work()
     G = np.zeros((1, 34), np.int8)
     checked = 0
@@ -211,7 +211,7 @@ def test_ukeire_counts_non_wild_draws_plus_every_unseen_wild(wild_text):
     # turned up by the flip option, so manzu near it would be draw candidates if it were not excluded
     wild_kind = tile(wild_text)
     rng = np.random.default_rng(zlib.crc32(wild_text.encode()))
-    T = joint_partial_table()
+    T = shape_table()
     W = new_work()
     G = np.zeros((1, 34), np.int8)
     wild = np.zeros((1, 34), np.bool_)

@@ -222,7 +222,9 @@ def test_tables_are_one_read_only_mapping_of_the_cache_file():
     assert joint.shape == (5**9 + 5**7, 12)
     assert np.shares_memory(suit.partial, joint) and np.shares_memory(honours.partial, joint)
     assert np.array_equal(joint[5**9 + 7].reshape(6, 2), honours.partial[7])
-    for array in (joint, suit.partial, suit.exact, suit.features, honours.exact, honours.features):
+    shape = hand_tables.shape_table()  # the policies' rows: the same need vectors, 32 bytes a row
+    assert shape.shape == (5**9 + 5**7, 32) and np.array_equal(shape[:, :12], joint)
+    for array in (joint, shape, suit.partial, suit.exact, suit.features, honours.exact, honours.features):
         assert not array.flags.writeable
 
 
@@ -231,6 +233,11 @@ def test_flipped_byte_in_cache_file_fails_the_checksum(tmp_path):
     data = bytearray(source.read_bytes())
     data[5**9 * 12 // 2] ^= 1  # one entry of the suit partial table
     path = tmp_path / "tables.bin"
+    path.write_bytes(bytes(data))
+    assert hand_tables._load(path) is None
+    data[5**9 * 12 // 2] ^= 1
+    shape_start = next(e.offset for e in hand_tables._layout()[0] if e.name == "shape_table")
+    data[shape_start + 5**9 * 16 + 12] ^= 1  # one draw_lowers byte of the derived shape table
     path.write_bytes(bytes(data))
     assert hand_tables._load(path) is None
     path.write_bytes(bytes(data[:-1]))  # one byte short

@@ -16,7 +16,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from mjsim.hand.tables import joint_partial
+from mjsim.hand.tables import shape_table as hand_shape_table
 from mjsim.sim.observation import PolicyRules
 
 RULE_NUMBERS = PolicyRules._fields.index("ruleset")  # the numeric fields come first
@@ -135,10 +135,11 @@ def rules_array(rules) -> np.ndarray:
     return values
 
 
-def joint_partial_table() -> np.ndarray:
-    """The suit and honour partial tables as one read-only ``(5**9 + 5**7, 12)`` uint8 array the kernels
-    read (public knowledge, shared by every process through the table cache; see :mod:`mjsim.agents.shape`)."""
-    return joint_partial()
+def shape_table() -> np.ndarray:
+    """The read-only table the policies' kernels read: a row per suit and honour code with its need vector and
+    what one more tile lowers (:func:`mjsim.hand.tables.shape_table`; shared by every process through the table
+    cache; see :mod:`mjsim.agents.shape`)."""
+    return hand_shape_table()
 
 
 def param_array(params, names: tuple[str, ...], policy: str) -> np.ndarray:

@@ -24,10 +24,10 @@ from mjsim.agents.base import (
     RULE_FORMS,
     RULE_LIAB_TWELVE,
     Policy,
-    joint_partial_table,
     new_actions,
     param_array,
     rules_array,
+    shape_table,
 )
 from mjsim.agents.efficiency import (
     clamp_sets,
@@ -305,7 +305,7 @@ def act(obs, legal, rng, params, rules):
         rng,
         param_array(params, PARAMS, "defensive"),
         rules_array(rules),
-        joint_partial_table(),
+        shape_table(),
         out,
     )
     return out

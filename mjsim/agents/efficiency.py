@@ -21,7 +21,7 @@ with the ``defensive`` and ``value`` policies.
 
 import numpy as np
 
-from mjsim.agents.base import Policy, joint_partial_table, new_actions
+from mjsim.agents.base import Policy, new_actions, shape_table
 from mjsim.agents.legal import checked, uniform_legal
 from mjsim.agents.shape import (
     BIG,
@@ -323,7 +323,7 @@ def act(obs, legal, rng, params, rules):
         legal,
         rng,
         int(rules.forms),
-        joint_partial_table(),
+        shape_table(),
         out,
     )
     return out

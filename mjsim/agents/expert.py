@@ -71,10 +71,10 @@ from mjsim.agents.base import (
     RULE_MIN_FAN,
     RULE_WIND,
     Policy,
-    joint_partial_table,
     new_actions,
     param_array,
     rules_array,
+    shape_table,
 )
 from mjsim.agents.defensive import LIABLE_LIMIT, liability_level
 from mjsim.agents.efficiency import break_ties, chow_uses, claim_hand, clamp_sets, wild_turn, wilds_of_row
@@ -1137,7 +1137,7 @@ def act(obs, legal, rng, params, rules):
         obs.seat_offset, obs.round_wind, obs.decision, obs.target, obs.wild, bool(obs.wild.any()), obs.flower_groups,
         legal, rng,
         param_array(params, PARAMS, "expert"), rules_array(rules), pay_facts(ruleset), compiled_scoring(ruleset),
-        joint_partial_table(), wait_cache(ruleset), out,
+        shape_table(), wait_cache(ruleset), out,
     )  # fmt: skip
     return out
 

@@ -14,12 +14,12 @@ ten additions).  Vectors closed against many candidates are stored
 *reversed* (``rev[2 m + p] = v[sets - m, 1 - p]``) so a close is one
 elementwise add-and-min.
 
-Ukeire (:func:`ukeire_marked`) needs no table read per (discard, draw) pair for
-draws outside the discard's component: adding a tile lowers each entry of
-its component's vector by at most one, so a draw lowers the need exactly
-when it lowers an entry that is *tight* (on an optimal split) after the
-discard.  The entries each draw lowers are a bitmask made once per
-decision; the tight entries once per (discard, component).
+Ukeire (:func:`ukeire_marked`) needs no table read per (discard, draw) pair:
+adding a tile lowers each entry of its component's vector by at most one,
+so a draw lowers the need exactly when it lowers an entry that is *tight*
+(on an optimal split) after the discard.  The entries each draw lowers are
+a bitmask the table row holds (:func:`draw_lowers`); the tight entries are
+found once per (discard, component).
 
 Performance notes (why the signatures look like this): every helper takes
 plain 2-D arrays plus row indices — the work array ``W`` (int64, rows
@@ -29,6 +29,8 @@ each of those with atomic operations, which cost more than the arithmetic;
 and they compile with :func:`~mjsim.sim.borrowing.njit_borrowed` (no counts at all).
 The suit and honour tables are one array ``T`` (honour rows after the
 5**9 suit rows); the honour code kept in ``W[R_INFO, 3]`` already includes that offset.
+Each row also holds, per drawn rank, the entries one more tile lowers
+(:func:`draw_lowers`; ``T`` is :func:`mjsim.hand.tables.shape_table`).
 
 Wild tiles (C-J1, :func:`load_wilds`): a hand holding ``w`` wilds is analysed
 without them (the wild kinds zeroed) and every shanten here stays in *raw
@@ -46,6 +48,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from mjsim.hand.tables import SHAPE_LOWERS
 from mjsim.sim.borrowing import kernel, njit_borrowed
 
 BIG = 99
@@ -130,6 +133,12 @@ def load_wilds(hand, i, wild, vis, G, W):
     W[R_INFO, 26] = unseen
     W[R_INFO, 31] = 1
     return True
+
+
+@njit_borrowed
+def draw_lowers(T, code, r):
+    """Bits ``2 m + p`` of row ``code``'s vector that one more tile of rank ``r`` lowers (by one each)."""
+    return np.int64(T[code, SHAPE_LOWERS + 2 * r]) | np.int64(T[code, SHAPE_LOWERS + 2 * r + 1]) << 8
 
 
 @njit_borrowed
@@ -378,7 +387,7 @@ def start_ukeire(hand, hi, vis, vi, sets, special, forms, T, W):
     """Prepare :func:`ukeire_marked` for one decision (hand analysed): the draw candidates — kinds within two
     ranks of a held suited tile, held honours, orphans when thirteen orphans counts, every kind when
     wilds are held, never a wild kind or a kind with no unseen copy — and the vector entries each draw
-    lowers."""
+    lowers (read from ``T``, :func:`draw_lowers`)."""
     for c in range(4):
         start = 9 * c
         length = 9 if c < 3 else 7
@@ -403,10 +412,7 @@ def start_ukeire(hand, hi, vis, vi, sets, special, forms, T, W):
                 k = start + r
                 W[R_DK + c, n] = k
                 n += 1
-                code = W[R_INFO, c] + WEIGHT[k]
-                bits = 0
-                for j in range(NV):
-                    bits |= (1 if T[code, j] < W[S_VEC + c, j] else 0) << j
+                bits = draw_lowers(T, W[R_INFO, c], r)
                 W[R_IMASK, k] = bits
                 lowered |= bits
         W[R_INFO, 11 + c] = n
@@ -491,6 +497,10 @@ def ukeire_marked(hand, hi, vis, vi, sets, special, forms, T, W):
     (4 - visible) among the draw candidates that lower the shanten of ``hand[hi]`` minus ``d``
     (hand analysed, :func:`start_ukeire` called for this decision).  Returns the largest.
 
+    A draw from the discard's own component lowers the need exactly when it
+    lowers (:func:`draw_lowers`) an entry that is tight for the hand after the discard: an
+    entry moves by at most one, so no table row per draw is read.
+
     The cross-component part depends on ``d`` only through its component's
     vector, so it is cached per distinct vector (isolated tiles of one
     component usually share it).  One call for all discards: every call
@@ -505,13 +515,17 @@ def ukeire_marked(hand, hi, vis, vi, sets, special, forms, T, W):
         c = d // 9
         code = W[R_INFO, c] - WEIGHT[d]
         load(W, S_TMP, T, code)
-        standard = close_rev(W, S_TMP, S_OTH + c) - 1
+        need = close_rev(W, S_TMP, S_OTH + c)
+        standard = need - 1
+        tight = 0
+        for j in range(NV):
+            tight |= (1 if W[S_TMP, j] + W[S_OTH + c, j] == need else 0) << j
         special_d = special_after(forms, counts, d, hand[hi, d], -1, 0) if special else BIG
         target = min(standard, special_d)
         total = W[R_INFO, 26]  # every unseen wild improves the hand
         for e in range(W[R_INFO, 11 + c]):
             k = W[R_DK + c, e]
-            s = close_tab(T, code + WEIGHT[k], W, S_OTH + c) - 1
+            s = standard - 1 if draw_lowers(T, code, k - 9 * c) & tight else standard
             if special and s >= target:
                 s = min(s, special_after(forms, counts, d, hand[hi, d], k, hand[hi, k]))
             total += (4 - vis[vi, k]) if s < target else 0

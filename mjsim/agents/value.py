@@ -39,10 +39,10 @@ from mjsim.agents.base import (
     RULE_SEVEN_PAIRS,
     RULE_WIND,
     Policy,
-    joint_partial_table,
     new_actions,
     param_array,
     rules_array,
+    shape_table,
 )
 from mjsim.agents.efficiency import (
     break_ties,
@@ -615,7 +615,7 @@ def act(obs, legal, rng, params, rules):
         rng,
         param_array(params, PARAMS, "value"),
         rules_array(rules),
-        joint_partial_table(),
+        shape_table(),
         out,
     )
     return out

@@ -14,6 +14,17 @@ stores, for ``m`` sets (0-5, enough for 16-tile hands) and ``p`` pairs (0-1):
     plus ``p`` pairs, any number of sets (the wild-tile building block: a wild
     tile can be any added tile).
 
+Derived from ``partial``, for the policies (:mod:`mjsim.agents.shape`):
+
+``draw_lowers[code, r]``
+    the entries of ``partial[code]`` (flattened, bit ``2 m + p``) that one
+    more tile of rank ``r`` lowers; 0 when the suit already holds four.
+    Adding a tile lowers an entry by at most one, so these bits say exactly
+    how the vector moves.
+
+The policies read both from one *shape table* (:func:`shape_table`), a
+32-byte row per code, so a row never straddles two cache lines.
+
 Both are computed for targets that hold at most four copies of a kind, so a
 wait on a fifth copy never counts (the exact shanten definition).  The
 generator works on whole lattices at once: target sets are built by shifting
@@ -23,7 +34,7 @@ axes, so one 1-D transform per axis gives it exactly.
 Tables are cached under ``MJSIM_CACHE_DIR``, else the platform's user cache
 directory (``platformdirs``: ``~/.cache/mjsim`` or ``$XDG_CACHE_HOME/mjsim`` on
 Linux) as one file that every process memory-maps read-only, so parallel workers
-share one copy (about 37 MB) in memory and in the CPU's cache.  The tables are
+share one copy (about 102 MB) in memory and in the CPU's cache.  The tables are
 pinned by a checksum test; a stale or corrupt cache file is regenerated.
 """
 
@@ -43,7 +54,7 @@ from mjsim.cache import cache_dir
 MAX_SETS = 5
 UNREACHABLE = 60
 """Stand-in for 'impossible'; four of them still fit in uint8 arithmetic."""
-TABLE_VERSION = 3  # 3: one memory-mapped file (2: an .npz)
+TABLE_VERSION = 4  # 4: with draw_lowers (3: one memory-mapped file, 2: an .npz)
 
 FEATURE_BITS = {
     # name: (first bit, width) of the per-code counting facts that seven pairs,
@@ -172,6 +183,37 @@ def build_tables(digits: int, chows: bool) -> SuitTables:
     )
 
 
+def build_draw_lowers(partial: np.ndarray, digits: int) -> np.ndarray:
+    """``draw_lowers`` (module docstring) of one component's ``partial`` table: ``(5**digits, 9)`` uint16,
+    columns beyond ``digits`` zero."""
+    size = 5**digits
+    flat = partial.reshape(size, -1)
+    codes = np.arange(size)
+    entry_bits = (1 << np.arange(flat.shape[1])).astype(np.uint16)
+    lowers = np.zeros((size, 9), np.uint16)
+    for rank in range(digits):
+        step = 5 ** (digits - 1 - rank)
+        held = codes[(codes // step) % 5 < 4]  # codes with room for one more tile of this rank
+        lowered = flat[held + step] < flat[held]
+        lowers[held, rank] = (lowered * entry_bits).sum(axis=1, dtype=np.uint16)
+    return lowers
+
+
+SHAPE_COLUMNS = 32
+SHAPE_LOWERS = 2 * (MAX_SETS + 1)
+"""Shape table columns: ``partial`` flattened (12 bytes), then ``draw_lowers`` per rank in two bytes
+(low, high) from column SHAPE_LOWERS, then padding."""
+
+
+def build_shape_table(joint: np.ndarray, lowers: np.ndarray) -> np.ndarray:
+    """The policies' ``(rows, SHAPE_COLUMNS)`` uint8 table from the joint partial and draw_lowers tables."""
+    table = np.zeros((joint.shape[0], SHAPE_COLUMNS), np.uint8)
+    table[:, :SHAPE_LOWERS] = joint
+    table[:, SHAPE_LOWERS : SHAPE_LOWERS + 18 : 2] = lowers & 0xFF
+    table[:, SHAPE_LOWERS + 1 : SHAPE_LOWERS + 18 : 2] = lowers >> 8
+    return table
+
+
 def _cache_file() -> Path:
     return cache_dir() / f"hand-tables-v{TABLE_VERSION}.bin"
 
@@ -185,7 +227,8 @@ _CHECKSUM_BYTES = 64  # the hex sha256, at the end of the file
 @dataclass(frozen=True)
 class _Layout:
     """Where each array lies in the cache file: the joint partial table first (suit rows, then honour rows,
-    :func:`joint_partial`), then the suit and honour ``exact``, ``tile_count`` and ``features`` arrays."""
+    :func:`joint_partial`), the policies' :func:`shape_table`, then the suit and honour ``exact``,
+    ``tile_count`` and ``features`` arrays."""
 
     name: str
     dtype: type
@@ -194,7 +237,10 @@ class _Layout:
 
 
 def _layout() -> tuple[list[_Layout], int]:
-    entries = [("joint_partial", np.uint8, (_SUIT_CODES + _HONOUR_CODES, 2 * (MAX_SETS + 1)))]
+    entries = [
+        ("joint_partial", np.uint8, (_SUIT_CODES + _HONOUR_CODES, 2 * (MAX_SETS + 1))),
+        ("shape_table", np.uint8, (_SUIT_CODES + _HONOUR_CODES, SHAPE_COLUMNS)),
+    ]
     for field, dtype, row in (("exact", np.uint8, (2,)), ("tile_count", np.uint8, ()), ("features", np.uint32, ())):
         for prefix, codes in (("suit", _SUIT_CODES), ("honour", _HONOUR_CODES)):
             entries.append((f"{prefix}_{field}", dtype, (codes, *row)))
@@ -216,11 +262,25 @@ def table_checksum(suit: SuitTables, honours: SuitTables) -> str:
     return digest.hexdigest()
 
 
+def _file_checksum(suit: SuitTables, honours: SuitTables, shape: np.ndarray) -> str:
+    """What the cache file stores at its end: sha256 over :func:`table_checksum` and the derived shape table."""
+    digest = hashlib.sha256(table_checksum(suit, honours).encode())
+    digest.update(np.ascontiguousarray(shape).tobytes())
+    return digest.hexdigest()
+
+
+def _joint(suit: SuitTables, honours: SuitTables) -> tuple[np.ndarray, np.ndarray]:
+    """The joint partial table and the shape table (suit rows, then honour rows)."""
+    joint = np.concatenate([suit.partial.reshape(_SUIT_CODES, -1), honours.partial.reshape(_HONOUR_CODES, -1)])
+    lowers = np.concatenate([build_draw_lowers(suit.partial, 9), build_draw_lowers(honours.partial, 7)])
+    return joint, build_shape_table(joint, lowers)
+
+
 def _save(path: Path, suit: SuitTables, honours: SuitTables) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     layout, size = _layout()
-    joint = np.concatenate([suit.partial.reshape(_SUIT_CODES, -1), honours.partial.reshape(_HONOUR_CODES, -1)])
-    arrays = {"joint_partial": joint}
+    joint, shape = _joint(suit, honours)
+    arrays = {"joint_partial": joint, "shape_table": shape}
     for field in _FIELDS[1:]:
         arrays[f"suit_{field}"] = getattr(suit, field)
         arrays[f"honour_{field}"] = getattr(honours, field)
@@ -228,13 +288,16 @@ def _save(path: Path, suit: SuitTables, honours: SuitTables) -> None:
     for entry in layout:
         data = np.ascontiguousarray(arrays[entry.name], dtype=entry.dtype).reshape(entry.shape)
         buffer[entry.offset : entry.offset + data.nbytes] = data.reshape(-1).view(np.uint8)
-    buffer[size:] = np.frombuffer(table_checksum(suit, honours).encode(), np.uint8)
+    buffer[size:] = np.frombuffer(_file_checksum(suit, honours, shape).encode(), np.uint8)
     partial_path = path.with_suffix(f".{os.getpid()}.tmp")
     buffer.tofile(partial_path)
     os.replace(partial_path, path)  # atomic: parallel workers never read half a file
 
 
-def _load(path: Path) -> tuple[SuitTables, SuitTables, np.ndarray] | None:
+_Loaded = tuple[SuitTables, SuitTables, np.ndarray, np.ndarray]  # suit, honours, joint partial, shape table
+
+
+def _load(path: Path) -> _Loaded | None:
     """The tables memory-mapped read-only from ``path`` (worker processes share one copy of the pages),
     or None when the file is missing, the wrong size or fails its checksum."""
     layout, size = _layout()
@@ -247,6 +310,7 @@ def _load(path: Path) -> tuple[SuitTables, SuitTables, np.ndarray] | None:
         return None
     arrays = {e.name: np.frombuffer(mapped, e.dtype, int(np.prod(e.shape)), e.offset).reshape(e.shape) for e in layout}
     joint = arrays["joint_partial"]
+    shape = arrays["shape_table"]
     partial = {
         "suit": joint[:_SUIT_CODES].reshape(_SUIT_CODES, MAX_SETS + 1, 2),
         "honour": joint[_SUIT_CODES:].reshape(_HONOUR_CODES, MAX_SETS + 1, 2),
@@ -255,13 +319,13 @@ def _load(path: Path) -> tuple[SuitTables, SuitTables, np.ndarray] | None:
         SuitTables(partial[prefix], *(arrays[f"{prefix}_{field}"] for field in _FIELDS[1:]))
         for prefix in ("suit", "honour")
     )
-    if mapped[size:].decode(errors="replace") != table_checksum(suit, honours):
+    if mapped[size:].decode(errors="replace") != _file_checksum(suit, honours, shape):
         return None
-    return suit, honours, joint
+    return suit, honours, joint, shape
 
 
 @lru_cache(maxsize=1)
-def _loaded() -> tuple[SuitTables, SuitTables, np.ndarray]:
+def _loaded() -> _Loaded:
     path = _cache_file()
     loaded = _load(path)
     if loaded is None:
@@ -272,16 +336,16 @@ def _loaded() -> tuple[SuitTables, SuitTables, np.ndarray]:
         except OSError:
             pass  # a read-only cache only costs regeneration next time
         if loaded is None:  # read-only like the mapped tables, so the kernels see the same array types
-            joint = np.concatenate([suit.partial.reshape(_SUIT_CODES, -1), honours.partial.reshape(_HONOUR_CODES, -1)])
-            for array in (joint, *vars(suit).values(), *vars(honours).values()):
+            joint, shape = _joint(suit, honours)
+            for array in (joint, shape, *vars(suit).values(), *vars(honours).values()):
                 array.flags.writeable = False
-            loaded = suit, honours, joint
+            loaded = suit, honours, joint, shape
     return loaded
 
 
 def load_tables() -> tuple[SuitTables, SuitTables]:
     """The (suit, honour) tables: memory-mapped from the cache, or generated and cached.  Read-only."""
-    suit, honours, _ = _loaded()
+    suit, honours, _, _ = _loaded()
     return suit, honours
 
 
@@ -289,3 +353,9 @@ def joint_partial() -> np.ndarray:
     """The suit and honour ``partial`` tables as one read-only ``(5**9 + 5**7, 12)`` uint8 array (suit rows
     first), the rows :mod:`mjsim.agents.shape` reads; ``load_tables``'s ``partial`` arrays are views of it."""
     return _loaded()[2]
+
+
+def shape_table() -> np.ndarray:
+    """The policies' read-only ``(5**9 + 5**7, SHAPE_COLUMNS)`` uint8 table, rows as :func:`joint_partial`:
+    each row's ``partial`` entries, then its ``draw_lowers`` (module docstring; ``SHAPE_LOWERS``)."""
+    return _loaded()[3]
