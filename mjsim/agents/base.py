@@ -16,7 +16,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from mjsim.hand.tables import shape_table as hand_shape_table
+from mjsim.hand.tables import shape_table  # noqa: F401  (the policies' table, imported from here by them)
 from mjsim.sim.observation import PolicyRules
 
 RULE_NUMBERS = PolicyRules._fields.index("ruleset")  # the numeric fields come first
@@ -133,13 +133,6 @@ def rules_array(rules) -> np.ndarray:
     values = np.array([int(v) for v in rules[:RULE_NUMBERS]], dtype=np.int64)
     values.flags.writeable = False
     return values
-
-
-def shape_table() -> np.ndarray:
-    """The read-only table the policies' kernels read: a row per suit and honour code with its need vector and
-    what one more tile lowers (:func:`mjsim.hand.tables.shape_table`; shared by every process through the table
-    cache; see :mod:`mjsim.agents.shape`)."""
-    return hand_shape_table()
 
 
 def param_array(params, names: tuple[str, ...], policy: str) -> np.ndarray:

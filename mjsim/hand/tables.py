@@ -34,7 +34,7 @@ axes, so one 1-D transform per axis gives it exactly.
 Tables are cached under ``MJSIM_CACHE_DIR``, else the platform's user cache
 directory (``platformdirs``: ``~/.cache/mjsim`` or ``$XDG_CACHE_HOME/mjsim`` on
 Linux) as one file that every process memory-maps read-only, so parallel workers
-share one copy (about 102 MB) in memory and in the CPU's cache.  The tables are
+share one copy (about 104 MB) in memory and in the CPU's cache.  The tables are
 pinned by a checksum test; a stale or corrupt cache file is regenerated.
 """
 
@@ -203,14 +203,15 @@ SHAPE_COLUMNS = 32
 SHAPE_LOWERS = 2 * (MAX_SETS + 1)
 """Shape table columns: ``partial`` flattened (12 bytes), then ``draw_lowers`` per rank in two bytes
 (low, high) from column SHAPE_LOWERS, then padding."""
+_LOWERS_END = SHAPE_LOWERS + 2 * 9  # two bytes for each of nine ranks
 
 
 def build_shape_table(joint: np.ndarray, lowers: np.ndarray) -> np.ndarray:
     """The policies' ``(rows, SHAPE_COLUMNS)`` uint8 table from the joint partial and draw_lowers tables."""
     table = np.zeros((joint.shape[0], SHAPE_COLUMNS), np.uint8)
     table[:, :SHAPE_LOWERS] = joint
-    table[:, SHAPE_LOWERS : SHAPE_LOWERS + 18 : 2] = lowers & 0xFF
-    table[:, SHAPE_LOWERS + 1 : SHAPE_LOWERS + 18 : 2] = lowers >> 8
+    table[:, SHAPE_LOWERS:_LOWERS_END:2] = lowers & 0xFF
+    table[:, SHAPE_LOWERS + 1 : _LOWERS_END : 2] = lowers >> 8
     return table
 
 
@@ -351,7 +352,7 @@ def load_tables() -> tuple[SuitTables, SuitTables]:
 
 def joint_partial() -> np.ndarray:
     """The suit and honour ``partial`` tables as one read-only ``(5**9 + 5**7, 12)`` uint8 array (suit rows
-    first), the rows :mod:`mjsim.agents.shape` reads; ``load_tables``'s ``partial`` arrays are views of it."""
+    first), the rows the hand-evaluation kernels read; ``load_tables``'s ``partial`` arrays are views of it."""
     return _loaded()[2]
 
 
