@@ -184,3 +184,46 @@ def test_a_helper_compiled_for_its_callers_is_optimised_and_emitted_only_inside_
     assert warm[1:4] == ["caller JITCodeLibrary", "helper", "entry_helper"]  # loading a caller loads no helper
     # the helper's cached bitcode (no wrapper in it), read back, wrapped and emitted when Python asks for it
     assert warm[6:] == from_python
+
+
+_HOT_AND_COLD = """
+from mjsim.sim.borrowing import kernel
+
+
+def hot_total(x):
+    return x.sum() + 1
+
+
+def cold_total(x):
+    return x.sum() + 2
+
+
+hot_total.__module__ = "mjsim.agents.made_up"  # as if a policy's kernel
+cold_total.__module__ = "mjsim.sim.made_up"  # as if the engine's
+hot_total, cold_total = kernel(hot_total), kernel(cold_total)
+"""
+
+_LEVELS = """
+import numpy as np, mjsim, numba
+print(int(numba.config.OPT), numba.config.CACHE_DIR.rsplit("-", 1)[1])
+import hot_and_cold
+for compiled in (hot_and_cold.hot_total, hot_and_cold.cold_total):
+    compiled(np.arange(3))
+    library = compiled.overloads[(numba.types.int64[::1],)].library
+    print(compiled.py_func.__name__, type(library).__name__, getattr(library, "pass_opt", "-"))
+"""
+
+
+@pytest.mark.parametrize("asked, level", [(None, "1"), ("2", "2")])
+def test_numba_optimises_at_level_one_unless_the_user_asks_and_the_hot_packages_at_three(tmp_path, asked, level):
+    (tmp_path / "hot_and_cold.py").write_text(_HOT_AND_COLD)
+    env = {**os.environ, "MJSIM_CACHE_DIR": str(tmp_path / "cache"), "PYTHONPATH": str(tmp_path)}
+    env.pop("NUMBA_CACHE_DIR", None)
+    env.pop("NUMBA_OPT", None)
+    if asked:
+        env["NUMBA_OPT"] = asked
+    out = subprocess.run([sys.executable, "-c", _LEVELS], env=env, capture_output=True, text=True, check=True)
+    lines = out.stdout.strip().split("\n")
+    assert lines[0] == f"{level} opt{level}"  # code compiled at another level lives in a directory of its own
+    # a policy's (or the hand API's) kernel gets LLVM's passes at level 3; the engine's keep numba's level
+    assert lines[1:] == ["hot_total PassLevelLibrary 3", "cold_total JITCodeLibrary -"]
