@@ -37,9 +37,9 @@ DRIVER_MODULES = frozenset(
 )
 
 
-# LLVM's optimisation level for compiled code that is not hot (numba's ``NUMBA_OPT``, 3 by default): at 1 a
-# first run compiles in about 25% less CPU and runs from the cache take no longer.  The policies and the
-# hand API keep level 3 (``mjsim.sim.optimise_once.HOT_PACKAGES``).
+# LLVM's optimisation level for compiled code that is not hot (numba's ``NUMBA_OPT``, 3 by default): at 1
+# the engine compiles in about 0.8x the CPU and runs from the cache take no longer (benchmarks/README.md).
+# The policies and the hand API keep LLVM's passes at 3 (``mjsim.sim.optimise_once.HOT_PACKAGES``).
 DEFAULT_OPT = "1"
 
 
