@@ -766,6 +766,16 @@ def horse_pool_free(st, p, b):
     return min(free, st.horse_pool.shape[1])
 
 
+@njit_borrowed
+def _copy_row(dst, src):
+    """``dst[...] = src`` for two C-contiguous arrays of one size, element by element.  numba's own array
+    assignment checks the shapes and builds its error message in compiled code, at each of the 34 copies here."""
+    flat_dst = dst.reshape(dst.size)
+    flat_src = src.reshape(src.size)
+    for i in range(flat_src.size):
+        flat_dst[i] = flat_src[i]
+
+
 @kernel
 def _finish(st, p, b, out):
     """Write the ended hand's row to ``out`` (the caller checked there is room)."""
@@ -781,52 +791,52 @@ def _finish(st, p, b, out):
     out.turns[r] = st.turns[b]
     out.wall_left[r] = _drawable(st, p, b)
     out.n_winners[r] = st.n_winners[b]
-    out.winners[r] = st.winners[b]
-    out.win_kind[r] = st.win_kind[b]
-    out.fan[r] = st.win_fan[b]
-    out.win_flags[r] = st.win_flags[b]
-    out.patterns[r] = st.win_patterns[b]
-    out.win_hand[r] = st.win_hand[b]
-    out.win_melds[r] = st.win_melds[b]
+    _copy_row(out.winners[r], st.winners[b])
+    _copy_row(out.win_kind[r], st.win_kind[b])
+    _copy_row(out.fan[r], st.win_fan[b])
+    _copy_row(out.win_flags[r], st.win_flags[b])
+    _copy_row(out.patterns[r], st.win_patterns[b])
+    _copy_row(out.win_hand[r], st.win_hand[b])
+    _copy_row(out.win_melds[r], st.win_melds[b])
     out.discarder[r] = st.discarder[b]
     out.liable[r] = st.liable[b]
-    out.wild[r] = st.wild[b]
+    _copy_row(out.wild[r], st.wild[b])
     out.n_horses[r] = st.n_horses[b]
-    out.horse_tiles[r] = st.horse_tiles[b]
-    out.horse_seats[r] = st.horse_seats[b]
+    _copy_row(out.horse_tiles[r], st.horse_tiles[b])
+    _copy_row(out.horse_seats[r], st.horse_seats[b])
     out.horse_hits[r] = st.horse_hits[b]
-    out.horse_pool[r] = st.horse_pool[b]
+    _copy_row(out.horse_pool[r], st.horse_pool[b])
     out.horse_pool_free[r] = horse_pool_free(st, p, b)
-    out.win_kong_from[r] = st.win_kong_from[b]
-    out.win_tile[r] = st.win_tile[b]
-    out.twelve_feeder[r] = st.twelve_feeder[b]
-    out.twelve_turn[r] = st.twelve_turn[b]
-    out.limit_feeder[r] = st.limit_feeder[b]
-    out.limit_turn[r] = st.limit_turn[b]
+    _copy_row(out.win_kong_from[r], st.win_kong_from[b])
+    _copy_row(out.win_tile[r], st.win_tile[b])
+    _copy_row(out.twelve_feeder[r], st.twelve_feeder[b])
+    _copy_row(out.twelve_turn[r], st.twelve_turn[b])
+    _copy_row(out.limit_feeder[r], st.limit_feeder[b])
+    _copy_row(out.limit_turn[r], st.limit_turn[b])
     out.followed_dealer[r] = st.followed[b]
     out.n_kongs[r] = st.n_kongs[b]
-    out.kong_seat[r] = st.kong_seat[b]
-    out.kong_kind[r] = st.kong_kind[b]
-    out.kong_from[r] = st.kong_from[b]
-    out.kong_in_play[r] = st.kong_in_play[b]
-    out.kong_turn[r] = st.kong_turn[b]
-    out.win_from[r] = st.win_from[b]
-    out.win_turn[r] = st.win_turn[b]
-    out.win_in_play[r] = st.win_in_play[b]
+    _copy_row(out.kong_seat[r], st.kong_seat[b])
+    _copy_row(out.kong_kind[r], st.kong_kind[b])
+    _copy_row(out.kong_from[r], st.kong_from[b])
+    _copy_row(out.kong_in_play[r], st.kong_in_play[b])
+    _copy_row(out.kong_turn[r], st.kong_turn[b])
+    _copy_row(out.win_from[r], st.win_from[b])
+    _copy_row(out.win_turn[r], st.win_turn[b])
+    _copy_row(out.win_in_play[r], st.win_in_play[b])
     out.exhausted[r] = st.exhausted[b]
-    out.end_state[r] = st.end_state[b]
-    out.ready_fan[r] = st.ready_fan[b]
-    out.void_suit[r] = st.void_suit[b]
-    out.exchange_tiles[r] = st.exchange_tiles[b]
+    _copy_row(out.end_state[r], st.end_state[b])
+    _copy_row(out.ready_fan[r], st.ready_fan[b])
+    _copy_row(out.void_suit[r], st.void_suit[b])
+    _copy_row(out.exchange_tiles[r], st.exchange_tiles[b])
     out.exchange_dir[r] = st.exchange_dir[b]
-    out.xz_moves[r] = st.xz_moves[b]
+    _copy_row(out.xz_moves[r], st.xz_moves[b])
     out.family[r] = p.family
-    out.flowers[r] = st.flowers[b]
-    out.base_tai[r] = st.base_tai[b]
-    out.split_tiles[r] = st.split_tiles[b]
+    _copy_row(out.flowers[r], st.flowers[b])
+    _copy_row(out.base_tai[r], st.base_tai[b])
+    _copy_row(out.split_tiles[r], st.split_tiles[b])
     out.split_win[r] = st.split_win[b]
     out.four_winds_feeder[r] = st.four_winds_feeder[b]
-    out.end_hands[r] = st.hands[b]
+    _copy_row(out.end_hands[r], st.hands[b])
     for s in range(4):
         for m in range(st.meld_kind.shape[2]):
             out.end_melds[r, s, m, 0] = st.meld_kind[b, s, m] if m < st.n_melds[b, s] else 0
