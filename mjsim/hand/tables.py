@@ -118,16 +118,23 @@ def _targets(digits: int, chows: bool) -> list[list[np.ndarray]]:
     return [[lattice, _add_pair(lattice)] for lattice in sets_only]
 
 
+def _along(lattice: np.ndarray, axis: int) -> np.ndarray:
+    """A view of a C-ordered ``(5,) * digits`` lattice as ``(before, 5, after)``, ``axis`` in the middle: each
+    step along it is one contiguous slab (moving the axis first made numpy walk it with large strides)."""
+    return lattice.reshape(5**axis, 5, -1)
+
+
 def _tiles_to_add(target: np.ndarray) -> np.ndarray:
     """For every hand H: min over targets T of sum(max(0, T - H)) (leftovers allowed)."""
-    dist = np.where(target, 0, UNREACHABLE).astype(np.int16)
+    dist = np.where(target, 0, UNREACHABLE).astype(np.uint8)  # at most UNREACHABLE + 4: fits in a byte
     for axis in range(dist.ndim):
-        moved = np.moveaxis(dist, axis, 0)
-        best_below = np.minimum.accumulate(moved, axis=0)  # a target digit <= h costs nothing
-        above = moved.copy()
+        along = _along(dist, axis)
+        best_below = along.copy()  # a target digit <= h costs nothing
+        for h in range(1, 5):
+            np.minimum(best_below[:, h], best_below[:, h - 1], out=best_below[:, h])
         for h in range(3, -1, -1):  # a target digit t > h costs t - h added tiles
-            above[h] = np.minimum(above[h], above[h + 1] + 1)
-        dist = np.moveaxis(np.minimum(best_below, above), 0, axis)
+            np.minimum(along[:, h], along[:, h + 1] + 1, out=along[:, h])
+        np.minimum(along, best_below, out=along)
     return np.minimum(dist, UNREACHABLE)
 
 
@@ -135,8 +142,9 @@ def _contained_in(target: np.ndarray) -> np.ndarray:
     """Boolean lattice of hands H with H <= T for some target T (down-closure)."""
     out = target.copy()
     for axis in range(out.ndim):
-        flipped = np.flip(out, axis=axis)
-        out = np.flip(np.logical_or.accumulate(flipped, axis=axis), axis=axis)
+        along = _along(out, axis)
+        for h in range(3, -1, -1):
+            along[:, h] |= along[:, h + 1]
     return out
 
 
@@ -187,15 +195,14 @@ def build_draw_lowers(partial: np.ndarray, digits: int) -> np.ndarray:
     """``draw_lowers`` (module docstring) of one component's ``partial`` table: ``(5**digits, 9)`` uint16,
     columns beyond ``digits`` zero."""
     size = 5**digits
-    flat = partial.reshape(size, -1)
-    codes = np.arange(size)
-    entry_bits = (1 << np.arange(flat.shape[1])).astype(np.uint16)
+    entries = partial.reshape(size, -1)  # 12 entries: two bytes of bits
     lowers = np.zeros((size, 9), np.uint16)
     for rank in range(digits):
-        step = 5 ** (digits - 1 - rank)
-        held = codes[(codes // step) % 5 < 4]  # codes with room for one more tile of this rank
-        lowered = flat[held + step] < flat[held]
-        lowers[held, rank] = (lowered * entry_bits).sum(axis=1, dtype=np.uint16)
+        before, after = 5**rank, 5 ** (digits - 1 - rank)
+        by_count = entries.reshape(before, 5, after, -1)  # axis 1: the count of this rank
+        lowered = by_count[:, 1:] < by_count[:, :-1]  # one more tile, from a count of 0..3
+        bits = np.packbits(lowered, axis=-1, bitorder="little").view("<u2")[..., 0]  # entry j is bit j
+        lowers.reshape(before, 5, after, 9)[:, :4, :, rank] = bits
     return lowers
 
 
