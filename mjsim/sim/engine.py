@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba.experimental import structref
+from numba.extending import overload
 
 from mjsim.hand.fast import is_orphan, may_be_win
 from mjsim.sim.borrowing import kernel, njit_borrowed
@@ -71,6 +72,7 @@ from mjsim.sim.constants import (
     WIN_ROBBED_KONG,
     WIN_SELF_DRAW,
 )  # fmt: skip
+from mjsim.sim.families import SHUITOU, XUEZHAN, compiles_for
 from mjsim.sim.fastscore import AFTER_KONG, FIRST_TURN, KONG_REPLACEMENT, LAST_TILE, N_PATTERNS, ROBBED_KONG, SELF_DRAW
 from mjsim.sim.fastscore_sht import (
     CTX_BASE,
@@ -216,7 +218,7 @@ def _score(st, p, sc, b, s, counts, win_tile, flags, discard_winners, found, wor
                 wilds += real[kind]
                 real[kind] = 0
     scratch = work.totals
-    if p.family == 3:
+    if p.family == SHUITOU:
         sht_context(st, b, s, work.ctx)
     return score_win(
         p.family, p.forms, p.quads_as_two_pairs, sc, real, wilds, counts, win_tile, st.meld_kind[b, s], st.meld_tile[b, s], st.n_melds[b, s], flags,
@@ -712,7 +714,7 @@ def _record_win(st, p, sc, b, s, kind, counts, win_tile, discarder, discard_winn
     if i >= st.winners.shape[1]:
         raise RuntimeError("a hand won more often than the win slots hold (state.MAX_FLOW_WINS)")
     fan = _score(st, p, sc, b, s, counts, win_tile, flags, discard_winners, st.win_patterns[b, i], work)
-    if p.family == 3:
+    if p.family == SHUITOU:
         st.base_tai[b, s] = work.ctx[CTX_BASE]  # SHT-T1: the winner's base 台 is its reading's
     st.winners[b, i] = s
     st.win_kind[b, i] = kind
@@ -733,7 +735,7 @@ def _record_win(st, p, sc, b, s, kind, counts, win_tile, discarder, discard_winn
     st.has_won[b, s] = True
     if i == 0:
         st.discarder[b] = discarder
-    if p.family == 3:
+    if p.family == SHUITOU:
         st.four_winds_feeder[b] = shown_four_winds_feeder(st, b)
 
 
@@ -1402,23 +1404,15 @@ def end_states(st, p, sc, b, work):
     best winning tile counted as a discard win (XZ-E2 查叫 value), or not ready.  水头: won, ready or not
     ready (the value of a wait counted the same way), and every non-winner's base 台 (SHT-T1, SHT-M2)."""
     counts = work.counts
-    kinds = 27 if p.family == 2 else 34
+    kinds = 27 if p.family == XUEZHAN else 34
     for s in range(4):
         st.ready_fan[b, s] = -1
-        if p.family == 3 and not st.has_won[b, s]:
-            sht_context(st, b, s, work.ctx)
-            wilds = 0
-            for k in range(2):
-                if st.wild[b, k] >= 0:
-                    wilds += st.hands[b, s, st.wild[b, k]]
-            st.base_tai[b, s] = base_tai_of(
-                st.hands[b, s], wilds, st.meld_kind[b, s], st.meld_tile[b, s], st.n_melds[b, s],
-                (s - st.dealer[b]) % 4, work.ctx,
-            )  # fmt: skip
+        if p.family == SHUITOU and not st.has_won[b, s]:
+            shuitou_base_tai(p.family, st, b, s, work)
         if st.has_won[b, s]:
             st.end_state[b, s] = END_WON
             continue
-        if p.family == 2 and _suit_count(st, b, s) >= 3:
+        if p.family == XUEZHAN and _suit_count(st, b, s) >= 3:
             st.end_state[b, s] = END_FLOWER_PIG
             continue
         best = -1
@@ -1433,6 +1427,54 @@ def end_states(st, p, sc, b, work):
             best = max(best, _win_fan(st, p, sc, b, s, counts, t, 0, work))
         st.ready_fan[b, s] = best
         st.end_state[b, s] = END_READY if best >= 0 else END_NOT_READY
+
+
+def hand_end_facts(family, st, p, sc, b, work):
+    """:func:`end_states` where the family needs it (血战, 水头), compiled only into their groups' builds
+    (compiled code only, :mod:`mjsim.sim.families`)."""
+    raise TypeError("hand_end_facts is called from compiled code only (a numba overload, mjsim.sim.families)")
+
+
+@overload(hand_end_facts, inline="always")
+def _hand_end_facts_of(family, st, p, sc, b, work):
+    with_end_states = compiles_for(family, XUEZHAN, SHUITOU)  # a constant of the build (numba drops the branch)
+
+    def impl(family, st, p, sc, b, work):
+        if with_end_states:
+            if family == XUEZHAN or family == SHUITOU:
+                end_states(st, p, sc, b, work)
+
+    return impl
+
+
+def shuitou_base_tai(family, st, b, s, work):
+    """SHT-T1 / SHT-M2: record seat ``s``'s base 台 as the hand ends, compiled only into the 水头 build
+    (compiled code only, :mod:`mjsim.sim.families`)."""
+    raise TypeError("shuitou_base_tai is called from compiled code only (a numba overload, mjsim.sim.families)")
+
+
+@overload(shuitou_base_tai, inline="always")
+def _shuitou_base_tai_of(family, st, b, s, work):
+    with_shuitou = compiles_for(family, SHUITOU)  # a constant of the build (numba drops the branch)
+
+    def impl(family, st, b, s, work):
+        if with_shuitou:
+            _record_base_tai(st, b, s, work)
+
+    return impl
+
+
+@njit_borrowed
+def _record_base_tai(st, b, s, work):
+    sht_context(st, b, s, work.ctx)
+    wilds = 0
+    for k in range(2):
+        if st.wild[b, k] >= 0:
+            wilds += st.hands[b, s, st.wild[b, k]]
+    st.base_tai[b, s] = base_tai_of(
+        st.hands[b, s], wilds, st.meld_kind[b, s], st.meld_tile[b, s], st.n_melds[b, s],
+        (s - st.dealer[b]) % 4, work.ctx,
+    )  # fmt: skip
 
 
 # ---- observations --------------------------------------------------------------------------------------
@@ -1529,8 +1571,7 @@ def _collect(st, p, sc, queue, out, obs, legal, row_table, row_seat, work):
             if phase == PH_END:
                 if out.count[0] >= capacity:
                     break
-                if p.family == 2 or p.family == 3:
-                    end_states(st, p, sc, b, work)
+                hand_end_facts(p.family, st, p, sc, b, work)
                 settle(st, p, sc, b)
                 _finish(st, p, b, out)
                 _start_next(st, p, b, queue)

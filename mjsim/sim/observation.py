@@ -12,6 +12,7 @@ from typing import NamedTuple
 import numpy as np
 
 from mjsim.hand.fast import form_bits
+from mjsim.sim.families import MEMBERS
 
 
 class Observation(NamedTuple):
@@ -84,7 +85,7 @@ class PolicyRules(NamedTuple):
     ruleset: object = None
 
 
-FAMILY_IDS = {"jipinghu": 0, "tuidaohu": 1, "xuezhan": 2, "shuitou": 3}
+FAMILY_IDS = {name: int(member) for name, member in MEMBERS.items()}  # as integers (engine: sim.families)
 
 
 TYPICAL_SHT_TAI = 8  # a 水头 winner's base 台 (mean and median of 2,000 efficiency hands: 8.0)

@@ -239,7 +239,7 @@ def _start_backend(spec: RunSpec, workers, chunks: int, scheduler):
         from mjsim.sim.warmup import compile_part
 
         backend.warm_up = [
-            backend.submit(compile_part, "engine"),
+            backend.submit(compile_part, "engine", [spec.ruleset.family]),
             backend.submit(compile_part, "policies", spec.policies),
         ]
     return backend

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from numba.experimental import structref
+from numba.extending import overload
 
 from mjsim.hand.fast import hand_tables, is_win_counts
 from mjsim.sim.borrowing import kernel, njit_borrowed
+from mjsim.sim.families import JIPINGHU, SHUITOU, TUIDAOHU, XUEZHAN, compiles_for
 from mjsim.sim.fastscore import NOT_A_WIN, score_jipinghu, score_params
 from mjsim.sim.fastscore_sht import score_shuitou, sht_params
 from mjsim.sim.fastscore_tdh import score_tuidaohu, tdh_params
@@ -77,27 +79,57 @@ def score_win(
                        ctx)  # fmt: skip
 
 
-@njit_borrowed
 def score_parts(family, forms, quads, jph, tdh, xz, sht, tb, real, wilds, held, win_tile, meld_kind, meld_tile, n_melds,
                 flags, seat_offset, round_wind, discard_winners, found, scratch, ctx):  # fmt: skip
     """:func:`score_win` with the scorer's tables given apart (``Scoring``'s ``jph``, ``tdh``, ``xz``, ``sht``,
-    ``tables``), for the borrowing helpers (a struct reference needs reference counting)."""
-    if family == 0:
-        if wilds > 0:
-            return NOT_A_WIN  # the runner refuses wild tiles in 鸡平胡 rulesets
-        n = 0
-        for t in range(34):
-            n += real[t]
-        if not is_win_counts(real, n, 0, forms, quads, tb.suit_exact, tb.honour_exact, tb.suit_features,
-                             tb.honour_features):  # fmt: skip
-            return NOT_A_WIN
-        return score_jipinghu(real, win_tile, meld_kind, meld_tile, n_melds, flags, seat_offset, round_wind,
-                              discard_winners, jph, found)  # fmt: skip
-    if family == 3:
-        return score_shuitou(real, wilds, held, meld_kind, meld_tile, n_melds, flags, seat_offset, sht, tb, found, ctx)
-    if family == 2:
-        if wilds > 0:
-            return NOT_A_WIN  # 血战 has no wild tiles (108 suit tiles)
-        return score_xuezhan(real, win_tile, meld_kind, meld_tile, n_melds, flags, seat_offset, xz, tb, found)
-    return score_tuidaohu(real, wilds, held, win_tile, meld_kind, meld_tile, n_melds, flags, seat_offset, tdh, tb,
-                          found, scratch)  # fmt: skip
+    ``tables``), for the borrowing helpers (a struct reference needs reference counting).  Compiled code
+    only: it holds the scorers of the families ``family``'s type admits (:mod:`mjsim.sim.families`)."""
+    raise TypeError("score_parts is called from compiled code only (a numba overload, mjsim.sim.families)")
+
+
+@overload(score_parts, inline="always")
+def _score_parts_of(family, forms, quads, jph, tdh, xz, sht, tb, real, wilds, held, win_tile, meld_kind, meld_tile,
+                    n_melds, flags, seat_offset, round_wind, discard_winners, found, scratch, ctx):  # fmt: skip
+    # constants of the build, so numba drops (and never types) the other families' branches
+    with_jipinghu = compiles_for(family, JIPINGHU)
+    with_tuidaohu = compiles_for(family, TUIDAOHU)
+    with_xuezhan = compiles_for(family, XUEZHAN)
+    with_shuitou = compiles_for(family, SHUITOU)
+
+    def impl(family, forms, quads, jph, tdh, xz, sht, tb, real, wilds, held, win_tile, meld_kind, meld_tile, n_melds,
+             flags, seat_offset, round_wind, discard_winners, found, scratch, ctx):  # fmt: skip
+        if with_jipinghu:
+            if family == JIPINGHU:
+                return _score_jipinghu_win(forms, quads, jph, tb, real, wilds, win_tile, meld_kind, meld_tile, n_melds,
+                                           flags, seat_offset, round_wind, discard_winners, found)  # fmt: skip
+        if with_shuitou:
+            if family == SHUITOU:
+                return score_shuitou(real, wilds, held, meld_kind, meld_tile, n_melds, flags, seat_offset, sht, tb,
+                                     found, ctx)  # fmt: skip
+        if with_xuezhan:
+            if family == XUEZHAN:
+                if wilds > 0:
+                    return NOT_A_WIN  # 血战 has no wild tiles (108 suit tiles)
+                return score_xuezhan(real, win_tile, meld_kind, meld_tile, n_melds, flags, seat_offset, xz, tb, found)
+        if with_tuidaohu:
+            return score_tuidaohu(real, wilds, held, win_tile, meld_kind, meld_tile, n_melds, flags, seat_offset, tdh,
+                                  tb, found, scratch)  # fmt: skip
+        return NOT_A_WIN  # unreachable: the build holds the family it was compiled for
+
+    return impl
+
+
+@njit_borrowed(inline="always")
+def _score_jipinghu_win(forms, quads, jph, tb, real, wilds, win_tile, meld_kind, meld_tile, n_melds, flags,
+                        seat_offset, round_wind, discard_winners, found):  # fmt: skip
+    """鸡平胡's part of :func:`score_parts`: no fan are counted unless the tiles make a complete hand."""
+    if wilds > 0:
+        return NOT_A_WIN  # the runner refuses wild tiles in 鸡平胡 rulesets
+    n = 0
+    for t in range(34):
+        n += real[t]
+    if not is_win_counts(real, n, 0, forms, quads, tb.suit_exact, tb.honour_exact, tb.suit_features,
+                         tb.honour_features):  # fmt: skip
+        return NOT_A_WIN
+    return score_jipinghu(real, win_tile, meld_kind, meld_tile, n_melds, flags, seat_offset, round_wind,
+                          discard_winners, jph, found)  # fmt: skip

@@ -8,6 +8,7 @@ zero and the components always add up to the net.
 from __future__ import annotations
 
 import numpy as np
+from numba.extending import overload
 
 from mjsim.sim.borrowing import njit_borrowed, stack_array
 from mjsim.sim.constants import (
@@ -19,6 +20,7 @@ from mjsim.sim.constants import (
     WIN_KONG_REPLACEMENT,
     WIN_ROBBED_KONG,
 )
+from mjsim.sim.families import JIPINGHU, SHUITOU, TUIDAOHU, XUEZHAN, compiles_for
 from mjsim.sim.fastscore import AFTER_KONG, I_FULL_GHOSTS
 from mjsim.sim.fastscore_sht import I_FOUR_WINDS
 from mjsim.sim.state import (
@@ -482,22 +484,49 @@ def settle_shuitou(st, p, b):
                 _pay(st, b, C_BASE, q, r, -diff * times)
 
 
+def settle_family(family, st, p, sc, b):
+    """The family's own win settlement of table ``b`` (compiled code only: it holds the settlements of the
+    families ``family``'s type admits, :mod:`mjsim.sim.families`)."""
+    raise TypeError("settle_family is called from compiled code only (a numba overload, mjsim.sim.families)")
+
+
+@overload(settle_family, inline="always")
+def _settle_family_of(family, st, p, sc, b):
+    # constants of the build, so numba drops (and never types) the other families' branches
+    with_jipinghu = compiles_for(family, JIPINGHU)
+    with_tuidaohu = compiles_for(family, TUIDAOHU)
+    with_xuezhan = compiles_for(family, XUEZHAN)
+    with_shuitou = compiles_for(family, SHUITOU)
+
+    def impl(family, st, p, sc, b):
+        if with_jipinghu:
+            if family == JIPINGHU:
+                if st.n_winners[b] > 0:  # an exhaustive draw settles nothing in jipinghu
+                    settle_jipinghu(st, p, b)
+                return
+        if with_xuezhan:
+            if family == XUEZHAN:
+                settle_xuezhan(st, p, b)
+                return
+        if with_shuitou:
+            if family == SHUITOU:
+                settle_shuitou(st, p, b)
+                return
+        if with_tuidaohu:
+            if st.n_winners[b] > 0:
+                settle_tuidaohu(st, p, sc.tdh, b)
+
+    return impl
+
+
 @njit_borrowed
 def settle(st, p, sc, b):
-    """Dispatch on the ruleset family (the only place the family selects settlement code)."""
+    """Settle table ``b``: kongs, the family's wins (the only place the family selects settlement code),
+    horses and 跟庄."""
     st.transfers[b] = 0
     st.xz_moves[b] = 0
     settle_kongs(st, p, b)  # first: winner horses may multiply kong money (TDH-H1)
-    if p.family == 0:
-        if st.n_winners[b] > 0:  # an exhaustive draw settles nothing in jipinghu
-            settle_jipinghu(st, p, b)
-    elif p.family == 2:
-        settle_xuezhan(st, p, b)
-    elif p.family == 3:
-        settle_shuitou(st, p, b)
-    else:
-        if st.n_winners[b] > 0:
-            settle_tuidaohu(st, p, sc.tdh, b)
+    settle_family(p.family, st, p, sc, b)
     if p.horses == 1:
         # horse transfers mirror the win and kong transfers made so far, so they are computed last
         settle_dealer_horses(st, p, b)

@@ -8,6 +8,7 @@ absolute seats, 34 tile kinds and up to ``MAX_MELDS`` melds a seat.
 
 from __future__ import annotations
 
+from enum import IntEnum
 from typing import NamedTuple
 
 import numpy as np
@@ -21,8 +22,8 @@ from numba.experimental import structref
 from mjsim.hand.fast import form_bits
 from mjsim.sim.borrowing import kernel
 from mjsim.sim.constants import MAX_MELDS, MAX_WALL
+from mjsim.sim.families import family_member
 from mjsim.sim.fastscore import N_PATTERNS
-from mjsim.sim.observation import FAMILY_IDS
 from mjsim.tiles import parse_tiles, tile_set_wall
 
 # phases of a table
@@ -449,7 +450,7 @@ class EngineParams(NamedTuple):
     """Everything the compiled engine reads besides the state (from the Ruleset and the run)."""
 
     wall_tiles: np.ndarray  # int8 (wall_size,): the tile set's tiles (C-T4), shuffled per hand
-    family: int  # 0 jipinghu, 1 tuidaohu (scoring and settlement module), see observation.FAMILY_IDS
+    family: IntEnum  # the ruleset family as a member of its group (mjsim.sim.families: one engine build a group)
     wild_scheme: int  # 0 none, 1 fixed, 2 flip_next (TDH-G1), 3 flip_two (TDH-H6), 4 flip_two_kinds (SHT-P3),
     # 5 flip_kind (SHT-H2)
     wild_tile: int  # the fixed wild kind
@@ -545,7 +546,7 @@ def engine_params(ruleset, *, session_length=1, first_dealer=-1, first_round_win
     forms = form_bits(ruleset)
     return EngineParams(
         wall_tiles=tile_set_wall(ruleset.tile_set),
-        family=FAMILY_IDS[ruleset.family],
+        family=family_member(ruleset.family),
         wild_scheme=WILD_SCHEMES.index(ruleset.wild_scheme),
         wild_tile=parse_tiles(ruleset.wild_tile)[0],
         full_ghosts=ruleset.full_ghosts,

@@ -1,0 +1,93 @@
+"""One engine build for each family group, holding only its own families' scorers and settlements (issue 15,
+a first run's compile; :mod:`mjsim.sim.families`)."""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+from numba import typeof, types
+
+from mjsim.rules import ruleset
+from mjsim.sim.families import (
+    JIPINGHU,
+    SHUITOU,
+    TUIDAOHU,
+    XUEZHAN,
+    Guangdong,
+    Shuitou,
+    Xuezhan,
+    compiles_for,
+    family_member,
+    group_of,
+)
+from mjsim.sim.observation import FAMILY_IDS
+from mjsim.sim.state import engine_params
+
+
+def test_the_families_keep_their_integer_ids():
+    # the logs' family column and the policies read these integers
+    assert FAMILY_IDS == {"jipinghu": 0, "tuidaohu": 1, "xuezhan": 2, "shuitou": 3}
+    assert (JIPINGHU, TUIDAOHU, XUEZHAN, SHUITOU) == (0, 1, 2, 3)
+    assert engine_params(ruleset("tuidaohu_ghost")).family == 1
+
+
+def test_jipinghu_and_tuidaohu_share_a_build_and_the_others_have_their_own():
+    assert group_of("jipinghu") is group_of("tuidaohu") is Guangdong
+    assert group_of("xuezhan") is Xuezhan and group_of("shuitou") is Shuitou
+    assert typeof(engine_params(ruleset("jipinghu"))) == typeof(engine_params(ruleset("tuidaohu")))
+    assert typeof(engine_params(ruleset("jipinghu"))) != typeof(engine_params(ruleset("xuezhan")))
+
+
+def test_a_group_build_holds_its_own_families_and_a_run_time_family_holds_all():
+    guangdong = typeof(Guangdong.TUIDAOHU)
+    assert compiles_for(guangdong, JIPINGHU) and compiles_for(guangdong, TUIDAOHU)
+    assert not compiles_for(guangdong, XUEZHAN, SHUITOU)
+    assert compiles_for(typeof(Shuitou.SHUITOU), XUEZHAN, SHUITOU)
+    assert all(compiles_for(types.int64, family) for family in (JIPINGHU, TUIDAOHU, XUEZHAN, SHUITOU))
+
+
+def test_an_unknown_family_is_refused_by_name():
+    with pytest.raises(ValueError, match=r"family 'riichi' is not one of \['jipinghu', 'shuitou'"):
+        family_member("riichi")
+
+
+# Compiles settlement and the scorer for one ruleset on an empty numba cache (the hand tables stay cached),
+# then says which families' functions numba compiled.
+_COMPILED_FAMILIES = """
+import json, sys
+import numpy as np
+from mjsim.rules import ruleset
+from mjsim.sim import fastscore, fastscore_sht, fastscore_tdh, fastscore_xz, settle
+from mjsim.sim.fastscore import N_PATTERNS
+from mjsim.sim.fastscore_sht import CTX_LEN
+from mjsim.sim.scoring import score_win, scoring
+from mjsim.sim.state import MAX_MELDS, allocate_state, engine_params
+
+rules = ruleset(sys.argv[1])
+p, sc, st = engine_params(rules), scoring(rules), allocate_state(1)
+settle.settle(st, p, sc, 0)
+counts = np.zeros(34, np.int8)
+melds = np.zeros(MAX_MELDS, np.int8)
+score_win(p.family, p.forms, p.quads_as_two_pairs, sc, counts, 0, counts, 0, melds, melds, 0, 0, 0, 0, 0,
+          np.zeros(N_PATTERNS, np.int8), np.zeros(34, np.int64), np.zeros(CTX_LEN, np.int64))
+functions = {
+    "jipinghu": (fastscore.score_jipinghu, settle.settle_jipinghu),
+    "tuidaohu": (fastscore_tdh.score_tuidaohu, settle.settle_tuidaohu),
+    "xuezhan": (fastscore_xz.score_xuezhan, settle.settle_xuezhan),
+    "shuitou": (fastscore_sht.score_shuitou, settle.settle_shuitou),
+}
+print(json.dumps({family: [bool(f.signatures) for f in fs] for family, fs in functions.items()}))
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("preset", "families"), [("jipinghu", {"jipinghu", "tuidaohu"}), ("xuezhan", {"xuezhan"})])
+def test_a_ruleset_compiles_only_its_groups_scorers_and_settlements(tmp_path, preset, families):
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    done = subprocess.run([sys.executable, "-c", _COMPILED_FAMILIES, preset], env=env, capture_output=True,
+                          text=True)  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    compiled = json.loads(done.stdout.strip().splitlines()[-1])
+    assert compiled == {family: [family in families] * 2 for family in FAMILY_IDS}
