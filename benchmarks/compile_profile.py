@@ -1,6 +1,7 @@
 """Where a first run's compile goes, function by function (the 30 s target is `startup.py`'s; this says why).
 
-One warm-up part (``mjsim.sim.warmup``: ``engine``, or ``policies`` for the given policy specs) is built
+One warm-up part (``mjsim.sim.warmup``: ``engine`` for the given families' build, or ``policies`` for the
+given policy specs) is built
 in a fresh process on an empty cache while numba's compile and LLVM-lock events are recorded.  It prints
 the part's CPU, the number of compiles, the time LLVM held its lock (optimising and emitting machine
 code), the functions with the largest exclusive time (their own typing, lowering and LLVM, without the
@@ -10,7 +11,7 @@ callee linked into it, so each object holds its function's whole closure.  The r
 the same run is the same part in a second fresh process, loading what the first one cached.  It judges
 no target (the whole first run's is `startup.py`'s), so it exits 0.
 
-    python benchmarks/compile_profile.py [--part engine] [--policies efficiency] [--top 15]
+    python benchmarks/compile_profile.py [--part engine] [--family jipinghu] [--policies efficiency] [--top 15]
 """
 
 import argparse
@@ -24,7 +25,7 @@ import time
 from pathlib import Path
 
 
-def build(part: str, policies: str) -> dict:
+def build(part: str, policies: str, family: str) -> dict:
     """Build ``part`` in this process, recording numba's events; the figures as a JSON-able dict."""
     from numba.core import event
 
@@ -43,7 +44,7 @@ def build(part: str, policies: str) -> dict:
     event.register("numba:compile", recorder)
     event.register("numba:llvm_lock", recorder)
     started = time.process_time()
-    compile_part(part, policies if part == "policies" else None)
+    compile_part(part, policies if part == "policies" else [family])
     cpu = time.process_time() - started
     exclusive, llvm, compiles = collections.Counter(), collections.Counter(), collections.Counter()
     stack, last, lock_taken = [], None, None
@@ -66,10 +67,10 @@ def build(part: str, policies: str) -> dict:
     return {"cpu": cpu, "compiles": sum(compiles.values()), "llvm": sum(llvm.values()), "functions": top}
 
 
-def in_fresh_process(part: str, policies: str, cache: str) -> dict:
+def in_fresh_process(part: str, policies: str, family: str, cache: str) -> dict:
     env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
     env["MJSIM_CACHE_DIR"] = cache
-    command = [sys.executable, __file__, "--part", part, "--policies", policies, "--child"]
+    command = [sys.executable, __file__, "--part", part, "--policies", policies, "--family", family, "--child"]
     return json.loads(subprocess.run(command, env=env, check=True, capture_output=True, text=True).stdout)
 
 
@@ -81,17 +82,22 @@ def main():
         default="efficiency",
         help="the policy specs of --part policies, as `mjsim simulate --policy` reads them",
     )
+    parser.add_argument(
+        "--family",
+        default="jipinghu",
+        help="--part engine: the build of this ruleset family's group (mjsim.sim.families)",
+    )
     parser.add_argument("--top", type=int, default=15, help="how many functions to list")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        print(json.dumps(build(args.part, args.policies)))
+        print(json.dumps(build(args.part, args.policies, args.family)))
         return
     with tempfile.TemporaryDirectory() as cache:
-        cold = in_fresh_process(args.part, args.policies, cache)
-        warm = in_fresh_process(args.part, args.policies, cache)
+        cold = in_fresh_process(args.part, args.policies, args.family, cache)
+        warm = in_fresh_process(args.part, args.policies, args.family, cache)
         objects = [path.stat().st_size for path in Path(cache).rglob("*.nbc")]
-    what = args.part if args.part == "engine" else f"policies {args.policies}"
+    what = f"engine ({args.family}'s build)" if args.part == "engine" else f"policies {args.policies}"
     print(f"warm-up part {what}, empty cache: {cold['cpu']:.1f} s CPU, {cold['compiles']} compiles, LLVM lock held "
           f"{cold['llvm']:.1f} s ({cold['llvm'] / cold['cpu']:.0%}); the same part warm (reference): "
           f"{warm['cpu']:.2f} s CPU, {cold['cpu'] / warm['cpu']:.0f}x")  # fmt: skip

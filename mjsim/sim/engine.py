@@ -39,10 +39,9 @@ from __future__ import annotations
 
 import numpy as np
 from numba.experimental import structref
-from numba.extending import overload
 
 from mjsim.hand.fast import is_orphan, may_be_win
-from mjsim.sim.borrowing import kernel, njit_borrowed
+from mjsim.sim.borrowing import inline_overload, kernel, njit_borrowed
 from mjsim.sim.constants import (
     AKONG,
     CHOW_HIGH,
@@ -1435,7 +1434,7 @@ def hand_end_facts(family, st, p, sc, b, work):
     raise TypeError("hand_end_facts is called from compiled code only (a numba overload, mjsim.sim.families)")
 
 
-@overload(hand_end_facts, inline="always")
+@inline_overload(hand_end_facts)
 def _hand_end_facts_of(family, st, p, sc, b, work):
     with_end_states = compiles_for(family, XUEZHAN, SHUITOU)  # a constant of the build (numba drops the branch)
 
@@ -1453,7 +1452,7 @@ def shuitou_base_tai(family, st, b, s, work):
     raise TypeError("shuitou_base_tai is called from compiled code only (a numba overload, mjsim.sim.families)")
 
 
-@overload(shuitou_base_tai, inline="always")
+@inline_overload(shuitou_base_tai)
 def _shuitou_base_tai_of(family, st, b, s, work):
     with_shuitou = compiles_for(family, SHUITOU)  # a constant of the build (numba drops the branch)
 

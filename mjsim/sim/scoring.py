@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from numba.experimental import structref
-from numba.extending import overload
 
 from mjsim.hand.fast import hand_tables, is_win_counts
-from mjsim.sim.borrowing import kernel, njit_borrowed
+from mjsim.sim.borrowing import inline_overload, kernel, njit_borrowed
 from mjsim.sim.families import JIPINGHU, SHUITOU, TUIDAOHU, XUEZHAN, compiles_for
 from mjsim.sim.fastscore import NOT_A_WIN, score_jipinghu, score_params
 from mjsim.sim.fastscore_sht import score_shuitou, sht_params
@@ -87,7 +86,7 @@ def score_parts(family, forms, quads, jph, tdh, xz, sht, tb, real, wilds, held, 
     raise TypeError("score_parts is called from compiled code only (a numba overload, mjsim.sim.families)")
 
 
-@overload(score_parts, inline="always")
+@inline_overload(score_parts)
 def _score_parts_of(family, forms, quads, jph, tdh, xz, sht, tb, real, wilds, held, win_tile, meld_kind, meld_tile,
                     n_melds, flags, seat_offset, round_wind, discard_winners, found, scratch, ctx):  # fmt: skip
     # constants of the build, so numba drops (and never types) the other families' branches

@@ -8,9 +8,8 @@ zero and the components always add up to the net.
 from __future__ import annotations
 
 import numpy as np
-from numba.extending import overload
 
-from mjsim.sim.borrowing import njit_borrowed, stack_array
+from mjsim.sim.borrowing import inline_overload, njit_borrowed, stack_array
 from mjsim.sim.constants import (
     KONG_ADDED,
     KONG_FROM_DISCARD,
@@ -490,7 +489,7 @@ def settle_family(family, st, p, sc, b):
     raise TypeError("settle_family is called from compiled code only (a numba overload, mjsim.sim.families)")
 
 
-@overload(settle_family, inline="always")
+@inline_overload(settle_family)
 def _settle_family_of(family, st, p, sc, b):
     # constants of the build, so numba drops (and never types) the other families' branches
     with_jipinghu = compiles_for(family, JIPINGHU)
