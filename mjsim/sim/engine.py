@@ -220,7 +220,7 @@ def _score(st, p, sc, b, s, counts, win_tile, flags, discard_winners, found, wor
     if p.family == SHUITOU:
         sht_context(st, b, s, work.ctx)
     return score_win(
-        p.family, p.forms, p.quads_as_two_pairs, sc, real, wilds, counts, win_tile, st.meld_kind[b, s], st.meld_tile[b, s], st.n_melds[b, s], flags,
+        p, sc, real, wilds, counts, win_tile, st.meld_kind[b, s], st.meld_tile[b, s], st.n_melds[b, s], flags,
         (s - st.dealer[b]) % 4, st.round_wind[b], discard_winners, found, scratch, work.ctx,
     )  # fmt: skip
 
@@ -1407,7 +1407,7 @@ def end_states(st, p, sc, b, work):
     for s in range(4):
         st.ready_fan[b, s] = -1
         if p.family == SHUITOU and not st.has_won[b, s]:
-            shuitou_base_tai(p.family, st, b, s, work)
+            shuitou_base_tai(st, p, b, s, work)
         if st.has_won[b, s]:
             st.end_state[b, s] = END_WON
             continue
@@ -1428,35 +1428,35 @@ def end_states(st, p, sc, b, work):
         st.end_state[b, s] = END_READY if best >= 0 else END_NOT_READY
 
 
-def hand_end_facts(family, st, p, sc, b, work):
+def hand_end_facts(st, p, sc, b, work):
     """:func:`end_states` where the family needs it (血战, 水头), compiled only into their groups' builds
     (compiled code only, :mod:`mjsim.sim.families`)."""
     raise TypeError("hand_end_facts is called from compiled code only (a numba overload, mjsim.sim.families)")
 
 
 @inline_overload(hand_end_facts)
-def _hand_end_facts_of(family, st, p, sc, b, work):
-    with_end_states = compiles_for(family, XUEZHAN, SHUITOU)  # a constant of the build (numba drops the branch)
+def _hand_end_facts_of(st, p, sc, b, work):
+    with_end_states = compiles_for(p, XUEZHAN, SHUITOU)  # a constant of the build (numba drops the branch)
 
-    def impl(family, st, p, sc, b, work):
+    def impl(st, p, sc, b, work):
         if with_end_states:
-            if family == XUEZHAN or family == SHUITOU:
+            if p.family == XUEZHAN or p.family == SHUITOU:
                 end_states(st, p, sc, b, work)
 
     return impl
 
 
-def shuitou_base_tai(family, st, b, s, work):
+def shuitou_base_tai(st, p, b, s, work):
     """SHT-T1 / SHT-M2: record seat ``s``'s base 台 as the hand ends, compiled only into the 水头 build
     (compiled code only, :mod:`mjsim.sim.families`)."""
     raise TypeError("shuitou_base_tai is called from compiled code only (a numba overload, mjsim.sim.families)")
 
 
 @inline_overload(shuitou_base_tai)
-def _shuitou_base_tai_of(family, st, b, s, work):
-    with_shuitou = compiles_for(family, SHUITOU)  # a constant of the build (numba drops the branch)
+def _shuitou_base_tai_of(st, p, b, s, work):
+    with_shuitou = compiles_for(p, SHUITOU)  # a constant of the build (numba drops the branch)
 
-    def impl(family, st, b, s, work):
+    def impl(st, p, b, s, work):
         if with_shuitou:
             _record_base_tai(st, b, s, work)
 
@@ -1570,7 +1570,7 @@ def _collect(st, p, sc, queue, out, obs, legal, row_table, row_seat, work):
             if phase == PH_END:
                 if out.count[0] >= capacity:
                     break
-                hand_end_facts(p.family, st, p, sc, b, work)
+                hand_end_facts(st, p, sc, b, work)
                 settle(st, p, sc, b)
                 _finish(st, p, b, out)
                 _start_next(st, p, b, queue)

@@ -12,7 +12,7 @@ from typing import NamedTuple
 import numpy as np
 
 from mjsim.hand.fast import form_bits
-from mjsim.sim.families import MEMBERS
+from mjsim.sim.families import FAMILY_IDS
 
 
 class Observation(NamedTuple):
@@ -83,9 +83,6 @@ class PolicyRules(NamedTuple):
     # the whole (public) Ruleset, for a policy that values hands with the family's own compiled scorer
     # (``expert``); not a number, so the kernels' int64 view (``rules_array``) leaves it out
     ruleset: object = None
-
-
-FAMILY_IDS = {name: int(member) for name, member in MEMBERS.items()}  # as integers (engine: sim.families)
 
 
 TYPICAL_SHT_TAI = 8  # a 水头 winner's base 台 (mean and median of 2,000 efficiency hands: 8.0)

@@ -37,7 +37,7 @@ def rescore_and_settle(
     scratch = np.empty(34, np.int64)
     for k in range(table.size):
         code = score_win(
-            p.family, p.forms, p.quads_as_two_pairs, sc, real[k], wilds[k], held[k], win_tile[k], meld_kind[k], meld_tile[k],
+            p, sc, real[k], wilds[k], held[k], win_tile[k], meld_kind[k], meld_tile[k],
             n_melds[k], flags[k], offset[k], round_wind[k], discard_winners[k], found[k], scratch, ctx[k],
         )  # fmt: skip
         codes[k] = code

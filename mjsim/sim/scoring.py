@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from numba import types
 from numba.experimental import structref
 
 from mjsim.hand.fast import hand_tables, is_win_counts
@@ -50,9 +51,7 @@ def _new_scoring(jph, tdh, xz, sht, tables):
 
 @njit_borrowed
 def score_win(
-    family,
-    forms,
-    quads,
+    p,
     sc,
     real,
     wilds,
@@ -70,10 +69,10 @@ def score_win(
     ctx,
 ):
     """Value of a win in the family's unit (fan, 推倒胡 units, 水头 台), or a negative code (not a win / below
-    the minimum fan).  ``real``: concealed non-wild tiles incl. the winning tile; ``wilds``: wild tiles held;
+    the minimum fan), under the engine's params ``p`` (:mod:`mjsim.sim.state`).  ``real``: concealed non-wild tiles incl. the winning tile; ``wilds``: wild tiles held;
     ``held``: every concealed tile, wilds at face value (TDH-H7, SHT-T1 财神 counts); ``ctx``: the 水头
     scorer's context (flowers, 财神 kinds; :mod:`mjsim.sim.fastscore_sht`), unread by the other families."""
-    return score_parts(family, forms, quads, sc.jph, sc.tdh, sc.xz, sc.sht, sc.tables, real, wilds, held, win_tile,
+    return score_parts(p, p.forms, p.quads_as_two_pairs, sc.jph, sc.tdh, sc.xz, sc.sht, sc.tables, real, wilds, held, win_tile,
                        meld_kind, meld_tile, n_melds, flags, seat_offset, round_wind, discard_winners, found, scratch,
                        ctx)  # fmt: skip
 
@@ -81,8 +80,9 @@ def score_win(
 def score_parts(family, forms, quads, jph, tdh, xz, sht, tb, real, wilds, held, win_tile, meld_kind, meld_tile, n_melds,
                 flags, seat_offset, round_wind, discard_winners, found, scratch, ctx):  # fmt: skip
     """:func:`score_win` with the scorer's tables given apart (``Scoring``'s ``jph``, ``tdh``, ``xz``, ``sht``,
-    ``tables``), for the borrowing helpers (a struct reference needs reference counting).  Compiled code
-    only: it holds the scorers of the families ``family``'s type admits (:mod:`mjsim.sim.families`)."""
+    ``tables``), for the borrowing helpers (a struct reference needs reference counting).  ``family``: the
+    family's integer, or the engine's params, whose class names the group's build (:mod:`mjsim.sim.families`):
+    compiled code only, it holds the scorers of the families that build plays."""
     raise TypeError("score_parts is called from compiled code only (a numba overload, mjsim.sim.families)")
 
 
@@ -90,6 +90,7 @@ def score_parts(family, forms, quads, jph, tdh, xz, sht, tb, real, wilds, held, 
 def _score_parts_of(family, forms, quads, jph, tdh, xz, sht, tb, real, wilds, held, win_tile, meld_kind, meld_tile,
                     n_melds, flags, seat_offset, round_wind, discard_winners, found, scratch, ctx):  # fmt: skip
     # constants of the build, so numba drops (and never types) the other families' branches
+    from_params = not isinstance(family, types.Integer)
     with_jipinghu = compiles_for(family, JIPINGHU)
     with_tuidaohu = compiles_for(family, TUIDAOHU)
     with_xuezhan = compiles_for(family, XUEZHAN)
@@ -97,16 +98,17 @@ def _score_parts_of(family, forms, quads, jph, tdh, xz, sht, tb, real, wilds, he
 
     def impl(family, forms, quads, jph, tdh, xz, sht, tb, real, wilds, held, win_tile, meld_kind, meld_tile, n_melds,
              flags, seat_offset, round_wind, discard_winners, found, scratch, ctx):  # fmt: skip
+        f = family.family if from_params else family
         if with_jipinghu:
-            if family == JIPINGHU:
+            if f == JIPINGHU:
                 return _score_jipinghu_win(forms, quads, jph, tb, real, wilds, win_tile, meld_kind, meld_tile, n_melds,
                                            flags, seat_offset, round_wind, discard_winners, found)  # fmt: skip
         if with_shuitou:
-            if family == SHUITOU:
+            if f == SHUITOU:
                 return score_shuitou(real, wilds, held, meld_kind, meld_tile, n_melds, flags, seat_offset, sht, tb,
                                      found, ctx)  # fmt: skip
         if with_xuezhan:
-            if family == XUEZHAN:
+            if f == XUEZHAN:
                 if wilds > 0:
                     return NOT_A_WIN  # 血战 has no wild tiles (108 suit tiles)
                 return score_xuezhan(real, win_tile, meld_kind, meld_tile, n_melds, flags, seat_offset, xz, tb, found)

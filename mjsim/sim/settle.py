@@ -483,32 +483,32 @@ def settle_shuitou(st, p, b):
                 _pay(st, b, C_BASE, q, r, -diff * times)
 
 
-def settle_family(family, st, p, sc, b):
+def settle_family(st, p, sc, b):
     """The family's own win settlement of table ``b`` (compiled code only: it holds the settlements of the
-    families ``family``'s type admits, :mod:`mjsim.sim.families`)."""
+    families whose build ``p``'s class names, :mod:`mjsim.sim.families`)."""
     raise TypeError("settle_family is called from compiled code only (a numba overload, mjsim.sim.families)")
 
 
 @inline_overload(settle_family)
-def _settle_family_of(family, st, p, sc, b):
+def _settle_family_of(st, p, sc, b):
     # constants of the build, so numba drops (and never types) the other families' branches
-    with_jipinghu = compiles_for(family, JIPINGHU)
-    with_tuidaohu = compiles_for(family, TUIDAOHU)
-    with_xuezhan = compiles_for(family, XUEZHAN)
-    with_shuitou = compiles_for(family, SHUITOU)
+    with_jipinghu = compiles_for(p, JIPINGHU)
+    with_tuidaohu = compiles_for(p, TUIDAOHU)
+    with_xuezhan = compiles_for(p, XUEZHAN)
+    with_shuitou = compiles_for(p, SHUITOU)
 
-    def impl(family, st, p, sc, b):
+    def impl(st, p, sc, b):
         if with_jipinghu:
-            if family == JIPINGHU:
+            if p.family == JIPINGHU:
                 if st.n_winners[b] > 0:  # an exhaustive draw settles nothing in jipinghu
                     settle_jipinghu(st, p, b)
                 return
         if with_xuezhan:
-            if family == XUEZHAN:
+            if p.family == XUEZHAN:
                 settle_xuezhan(st, p, b)
                 return
         if with_shuitou:
-            if family == SHUITOU:
+            if p.family == SHUITOU:
                 settle_shuitou(st, p, b)
                 return
         if with_tuidaohu:
@@ -525,7 +525,7 @@ def settle(st, p, sc, b):
     st.transfers[b] = 0
     st.xz_moves[b] = 0
     settle_kongs(st, p, b)  # first: winner horses may multiply kong money (TDH-H1)
-    settle_family(p.family, st, p, sc, b)
+    settle_family(st, p, sc, b)
     if p.horses == 1:
         # horse transfers mirror the win and kong transfers made so far, so they are computed last
         settle_dealer_horses(st, p, b)

@@ -8,7 +8,6 @@ absolute seats, 34 tile kinds and up to ``MAX_MELDS`` melds a seat.
 
 from __future__ import annotations
 
-from enum import IntEnum
 from typing import NamedTuple
 
 import numpy as np
@@ -22,7 +21,7 @@ from numba.experimental import structref
 from mjsim.hand.fast import form_bits
 from mjsim.sim.borrowing import kernel
 from mjsim.sim.constants import MAX_MELDS, MAX_WALL
-from mjsim.sim.families import family_member
+from mjsim.sim.families import FAMILY_IDS, GROUPS, group_of
 from mjsim.sim.fastscore import N_PATTERNS
 from mjsim.tiles import parse_tiles, tile_set_wall
 
@@ -450,7 +449,7 @@ class EngineParams(NamedTuple):
     """Everything the compiled engine reads besides the state (from the Ruleset and the run)."""
 
     wall_tiles: np.ndarray  # int8 (wall_size,): the tile set's tiles (C-T4), shuffled per hand
-    family: IntEnum  # the ruleset family as a member of its group (mjsim.sim.families: one engine build a group)
+    family: int  # observation.FAMILY_IDS; the class says the group (mjsim.sim.families: one engine build a group)
     wild_scheme: int  # 0 none, 1 fixed, 2 flip_next (TDH-G1), 3 flip_two (TDH-H6), 4 flip_two_kinds (SHT-P3),
     # 5 flip_kind (SHT-H2)
     wild_tile: int  # the fixed wild kind
@@ -528,6 +527,28 @@ class EngineParams(NamedTuple):
     replay: bool  # one hand at a time: record its turn-by-turn trace and stop when it ends
 
 
+class GuangdongParams(EngineParams):
+    """:class:`EngineParams` of a 鸡平胡 or 推倒胡 ruleset: the engine's Guangdong build (:mod:`mjsim.sim.families`)."""
+
+    __slots__ = ()
+    FAMILIES = GROUPS["guangdong"]
+
+
+class XuezhanParams(EngineParams):
+    """:class:`EngineParams` of a 血战 ruleset: the engine's 血战 build (:mod:`mjsim.sim.families`)."""
+
+    __slots__ = ()
+    FAMILIES = GROUPS["xuezhan"]
+
+
+class ShuitouParams(EngineParams):
+    """:class:`EngineParams` of a 水头 ruleset: the engine's 水头 build (:mod:`mjsim.sim.families`)."""
+
+    __slots__ = ()
+    FAMILIES = GROUPS["shuitou"]
+
+
+PARAMS_OF_GROUP = {"guangdong": GuangdongParams, "xuezhan": XuezhanParams, "shuitou": ShuitouParams}
 WILD_SCHEMES = ("none", "fixed", "flip_next", "flip_two", "flip_two_kinds", "flip_kind")
 HORSE_MODES = ("none", "dealer", "winner")
 HORSE_MAPPINGS = ("dealer_offset", "ghost_edition")
@@ -544,9 +565,9 @@ def win_slots(ruleset) -> int:
 def engine_params(ruleset, *, session_length=1, first_dealer=-1, first_round_wind=0, seed_key=0, replay=False):
     """The engine's view of a ``Ruleset`` plus the run's session settings."""
     forms = form_bits(ruleset)
-    return EngineParams(
+    return PARAMS_OF_GROUP[group_of(ruleset.family)](
         wall_tiles=tile_set_wall(ruleset.tile_set),
-        family=family_member(ruleset.family),
+        family=FAMILY_IDS[ruleset.family],
         wild_scheme=WILD_SCHEMES.index(ruleset.wild_scheme),
         wild_tile=parse_tiles(ruleset.wild_tile)[0],
         full_ghosts=ruleset.full_ghosts,

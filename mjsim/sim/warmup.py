@@ -28,7 +28,7 @@ def compile_engine(families=None) -> None:
     from mjsim.sim.families import GROUPS, REPRESENTATIVE_PRESETS, group_of
     from mjsim.sim.runner import play_sessions, seat_policies
 
-    wanted = GROUPS if families is None else {group_of(family) for family in families}
+    wanted = set(GROUPS) if families is None else {group_of(family) for family in families}
     for group in GROUPS:
         if group not in wanted:
             continue
