@@ -70,7 +70,7 @@ def compiled(rules, sc, counts, win_tile, robbed, ghosts):
         real[kind] = 0
     found = np.zeros(N_PATTERNS, np.int8)
     flags = ROBBED_KONG if robbed else SELF_DRAW
-    code = score_win(p.family, p.forms, p.quads_as_two_pairs, sc, real, wilds, counts, win_tile,
+    code = score_win(p, sc, real, wilds, counts, win_tile,
                      np.zeros(5, np.int8), np.zeros(5, np.int8), 0, flags, 1, 0, 1, found, np.zeros(34, np.int64),
                      np.zeros(CTX_LEN, np.int64))  # fmt: skip
     if code < 0:
