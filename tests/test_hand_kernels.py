@@ -2,6 +2,7 @@
 the independent ``mahjong`` package, and brute-force wild substitution."""
 
 import itertools
+import os
 
 import numpy as np
 import pytest
@@ -243,6 +244,31 @@ def test_flipped_byte_in_cache_file_fails_the_checksum(tmp_path):
     path.write_bytes(bytes(data[:-1]))  # one byte short
     assert hand_tables._load(path) is None
     assert hand_tables._load(source) is not None
+
+
+def test_a_verified_cache_file_is_not_hashed_again(tmp_path, monkeypatch):
+    path = tmp_path / "tables.bin"
+    path.write_bytes(hand_tables._cache_file().read_bytes())
+    assert hand_tables._load(path) is not None  # hashed, then stamped
+    assert (tmp_path / "tables.bin.verified").exists()
+
+    def no_hash(*args):
+        raise AssertionError("a stamped file was hashed again")
+
+    monkeypatch.setattr(hand_tables, "_file_checksum", no_hash)
+    assert hand_tables._load(path) is not None
+
+
+def test_an_edited_verified_cache_file_fails_the_checksum(tmp_path):
+    path = tmp_path / "tables.bin"
+    data = bytearray(hand_tables._cache_file().read_bytes())
+    path.write_bytes(bytes(data))
+    assert hand_tables._load(path) is not None  # stamped as it was
+    data[5**9 * 12 // 2] ^= 1
+    path.write_bytes(bytes(data))  # the same size, a new modification time
+    stat = path.stat()
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000))  # however coarse the clock
+    assert hand_tables._load(path) is None
 
 
 @pytest.mark.slow
