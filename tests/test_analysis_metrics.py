@@ -257,6 +257,16 @@ def test_seat_table_by_seat(hands):
     assert sum(figures(table, seat=s)["mean_net"]["estimate"] for s in range(4)) == pytest.approx(0, abs=1e-12)
 
 
+def test_seat_table_computes_only_the_metrics_asked_for(hands):
+    nets = figures(seat_table(hands, by="seat", metrics=("sd_net", "win_rate", "q50")), seat=2)
+    assert set(nets) == {"win_rate", "sd_net", "q50"}
+    check_rate(nets["win_rate"], [0, 0, 0, 1, 0, 0], [1] * 6)
+    assert nets["sd_net"]["estimate"] == pytest.approx(sd(NETS[2]), **APPROX)
+    assert nets["q50"]["estimate"] == pytest.approx(quantile(NETS[2], 0.5), **APPROX)
+    with pytest.raises(ValueError, match="unknown seat metric 'net_rate': choose from hands, win_rate"):
+        seat_table(hands, metrics=("win_rate", "net_rate"))
+
+
 def test_seat_table_by_role_clusters_the_non_dealers_by_hand(hands):
     table = seat_table(hands, by="role")
     dealer_net = [NETS[d][h] for h, d in enumerate(DEALERS)]

@@ -404,7 +404,7 @@ SEAT_SPECS = {
 }
 
 
-def seat_table(lf, by="seat", cluster: str | None = None) -> pl.DataFrame:
+def seat_table(lf, by="seat", cluster: str | None = None, metrics: Sequence[str] = SEAT_METRICS) -> pl.DataFrame:
     """Per group of seats: rates, mean and distribution of net per hand.
 
     ``by``: "seat" (absolute), "role" (dealer / non-dealer), "policy" (the
@@ -420,26 +420,30 @@ def seat_table(lf, by="seat", cluster: str | None = None) -> pl.DataFrame:
     interpolation), ``skewness`` (m3 / m2^1.5, population moments), and
     ``mean_net_win`` ... ``mean_net_penalty`` (the parts of ``mean_net``).
     Groups with no row (a policy never in a seat) are left out.  ``cluster="seed"`` clusters the standard
-    errors by wall instead of by hand (tables pooling runs on the same walls).
+    errors by wall instead of by hand (tables pooling runs on the same walls).  ``metrics``: only these
+    (of ``SEAT_METRICS``), computed alone (the end-of-run summary asks for six).
     """
     groups = check_by(by)
+    unknown = [m for m in metrics if m not in SEAT_METRICS]
+    if unknown:
+        raise ValueError(f"unknown seat metric {unknown[0]!r}: choose from {', '.join(SEAT_METRICS)}")
     lf = lazy(lf)
-    moments = seat_moments(lf, groups, SEAT_SPECS, cluster=cluster)
+    specs = {m: spec for m, spec in SEAT_SPECS.items() if m in metrics or m == "mean_net"}  # mean_net: the rows
+    moments = seat_moments(lf, groups, specs, cluster=cluster)
     moments = moments.join(moments.filter((pl.col("metric") == "mean_net") & (pl.col("B") > 0)).select(groups),
                            on=groups, how="semi")  # fmt: skip
-    freq = seat_values(lf, groups, "net").group_by(*groups, "net").agg(pl.len().alias("_c"))
-    shape = histogram_stats(freq, groups, "net", QUANTILES).rename({"sd": "sd_net"}).collect()
-    long = finish(moments)
+    long = finish(moments).filter(pl.col("metric").is_in(list(metrics)))
     rows = moments.filter(pl.col("metric") == "mean_net").select(
         *groups, pl.col("N").alias("hands"), pl.col("B").alias("_rows")
     )
-    plain = pl.concat(
-        [
-            value_rows(rows, groups, ["hands"], n="_rows"),
-            value_rows(shape, groups, ["sd_net", *(qname(q) for q in QUANTILES), "skewness"], n="_rows"),
-        ]
-    )
-    return order_long(pl.concat([long, plain], how="vertical_relaxed"), groups, SEAT_METRICS)
+    plain = [value_rows(rows, groups, ["hands"], n="_rows")] if "hands" in metrics else []
+    quantiles = [q for q in QUANTILES if qname(q) in metrics]
+    shape_metrics = [m for m in ("sd_net", *(qname(q) for q in quantiles), "skewness") if m in metrics]
+    if shape_metrics:
+        freq = seat_values(lf, groups, "net").group_by(*groups, "net").agg(pl.len().alias("_c"))
+        shape = histogram_stats(freq, groups, "net", quantiles).rename({"sd": "sd_net"}).collect()
+        plain.append(value_rows(shape, groups, shape_metrics, n="_rows"))
+    return order_long(pl.concat([long, *plain], how="vertical_relaxed"), groups, SEAT_METRICS)
 
 
 # -- patterns and fan ------------------------------------------------------------------------------

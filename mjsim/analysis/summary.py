@@ -29,7 +29,7 @@ def run_summary(*directories) -> dict:
         .collect()
         .row(0, named=True)
     )
-    table = seat_table(hands, by="seat")
+    table = seat_table(hands, by="seat", metrics=(*_SEAT_FIGURES, "draw_rate"))
     figures = {(row["seat"], row["metric"]): row for row in table.iter_rows(named=True)}
     draw = figures[(0, "draw_rate")]  # the same hands for every seat
     seats = []
