@@ -92,6 +92,20 @@ def test_a_local_worker_builds_arrow_arrays_without_loading_pandas():
         backend.close(cancel=True)
 
 
+def test_a_local_workers_exit_skips_the_last_search_for_cycles():
+    # a worker exits while the parent prints the summary; frozen objects are not searched at shutdown
+    script = (
+        "import atexit, gc\n"
+        "from mjsim.sim.backends import _start_worker\n"
+        "_start_worker()\n"
+        "before = gc.get_freeze_count()\n"
+        "atexit._run_exitfuncs()\n"
+        "print(before, gc.get_freeze_count() > 0)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["0", "True"]
+
+
 def _blas_threads_setting():
     return os.environ.get("OPENBLAS_NUM_THREADS")
 

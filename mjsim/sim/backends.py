@@ -8,7 +8,9 @@ only on the run's seed.
 
 from __future__ import annotations
 
+import atexit
 import concurrent.futures as cf
+import gc
 import importlib.abc
 import os
 import signal
@@ -60,10 +62,14 @@ ONE_BLAS_THREAD = {"OPENBLAS_NUM_THREADS": "1"}
 
 
 def _start_worker() -> None:
-    """In each new worker: leave Ctrl-C to the parent (which stops the workers and prints one line), and
-    spare the worker pyarrow's import of pandas."""
+    """In each new worker: leave Ctrl-C to the parent (which stops the workers and prints one line), spare
+    the worker pyarrow's import of pandas, and spare its exit the last search for reference cycles."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _answer_pyarrows_pandas_probe()
+    # Workers exit while the parent prints the run's summary, on the same two cores; interpreter shutdown
+    # would search numba's and pyarrow's objects for cycles (0.4 s a worker).  Frozen, they are left to the
+    # operating system, as the command itself does (mjsim.cli.run).
+    atexit.register(gc.freeze)
 
 
 class _RefusePandas(importlib.abc.MetaPathFinder):
