@@ -431,6 +431,22 @@ def _shuitou_columns(records: HandRecords, n: int) -> dict[str, pa.Array]:
     }
 
 
+def _exchange_columns(records: HandRecords, n: int) -> dict[str, pa.Array]:
+    """The 换三张 columns (XZ-H1): each seat's three passed tiles and the direction; null where none passed."""
+    r = slice(0, n)
+    exchanged = records.exchange_dir[r] > 0
+    if not exchanged.any():  # most rulesets: no pass to spell out, and 4 n empty hands not to build
+        return {name: pa.nulls(n, COLUMNS[name][0]) for name in ("passed_tiles", "pass_offset")}
+    passed = records.exchange_tiles[r].astype(np.int64)  # (n, 4, 3)
+    counts = np.zeros((n * 4, 34), np.int8)
+    np.add.at(counts, (np.repeat(np.arange(n * 4), 3), np.where(passed < 0, 0, passed).ravel()), 1)
+    texts = hand_texts(counts, np.repeat(exchanged, 4))
+    return {
+        "passed_tiles": pa.FixedSizeListArray.from_arrays(texts, 4, mask=pa.array(~exchanged)),
+        "pass_offset": pa.array(records.exchange_dir[r], mask=~exchanged),
+    }
+
+
 def arrow_columns(records: HandRecords, n: int) -> dict[str, pa.Array]:
     """The first ``n`` rows as Arrow columns (every log column but the run's constants)."""
     r = slice(0, n)
@@ -499,13 +515,7 @@ def arrow_columns(records: HandRecords, n: int) -> dict[str, pa.Array]:
     cols["end_state"] = pa.FixedSizeListArray.from_arrays(states, 4, mask=pa.array(~known))
     cols["ready_fan"] = _fixed(records.ready_fan[r])
     cols["void_suits"] = pa.FixedSizeListArray.from_arrays(pa.array(records.void_suit[r].ravel()), 4)
-    exchanged = records.exchange_dir[r] > 0
-    passed = records.exchange_tiles[r].astype(np.int64)  # (n, 4, 3)
-    counts = np.zeros((n * 4, 34), np.int8)
-    np.add.at(counts, (np.repeat(np.arange(n * 4), 3), np.where(passed < 0, 0, passed).ravel()), 1)
-    texts = hand_texts(counts, np.repeat(exchanged, 4))
-    cols["passed_tiles"] = pa.FixedSizeListArray.from_arrays(texts, 4, mask=pa.array(~exchanged))
-    cols["pass_offset"] = pa.array(records.exchange_dir[r], mask=~exchanged)
+    cols |= _exchange_columns(records, n)
     xz = records.family[r] == XUEZHAN
     for index, name in enumerate(XZ_RULE_NAMES):
         moves = pa.array(records.xz_moves[r][:, index, :].ravel())
