@@ -154,8 +154,8 @@ def _contained_in(target: np.ndarray) -> np.ndarray:
 def build_tables(digits: int, chows: bool) -> SuitTables:
     """Generate the tables for a component of ``digits`` ranks (9 suited, 7 honours)."""
     size = 5**digits
-    code_digits = np.indices((5,) * digits).reshape(digits, size)
-    tile_count = code_digits.sum(axis=0)
+    code_digits = np.indices((5,) * digits, dtype=np.uint8).reshape(digits, size)  # bytes: 8x less to walk
+    tile_count = code_digits.sum(axis=0, dtype=np.int16)
     targets = _targets(digits, chows)
     partial = np.empty((size, MAX_SETS + 1, 2), dtype=np.uint8)
     exact = np.full((size, 2), UNREACHABLE, dtype=np.int16)
@@ -163,8 +163,8 @@ def build_tables(digits: int, chows: bool) -> SuitTables:
         for p in range(2):
             partial[:, m, p] = _tiles_to_add(targets[m][p]).reshape(size)
             fits = _contained_in(targets[m][p]).reshape(size)
-            need = 3 * m + 2 * p - tile_count
-            exact[:, p] = np.where(fits & (need >= 0), np.minimum(exact[:, p], need), exact[:, p])
+            need = np.int16(3 * m + 2 * p) - tile_count
+            np.minimum(exact[:, p], need, out=exact[:, p], where=fits & (need >= 0))
     has_pair = tile_count % 3 == 2
     own_need = np.where(has_pair, exact[:, 1], exact[:, 0])
     complete = (tile_count % 3 != 1) & (own_need == 0)
@@ -175,12 +175,12 @@ def build_tables(digits: int, chows: bool) -> SuitTables:
         "has_pair": has_pair,
         "at_most_two": (code_digits <= 2).all(axis=0),
         "orphans_only": tile_count == orphan_digits.sum(axis=0),
-        "odd_counts": (code_digits % 2).sum(axis=0),
-        "pairs_with_quads": (code_digits // 2).sum(axis=0),
-        "kinds": (code_digits >= 1).sum(axis=0),
-        "pair_kinds": (code_digits >= 2).sum(axis=0),
-        "orphan_kinds": (orphan_digits >= 1).sum(axis=0),
-        "orphan_pair_kinds": (orphan_digits >= 2).sum(axis=0),
+        "odd_counts": (code_digits & 1).sum(axis=0, dtype=np.uint32),
+        "pairs_with_quads": (code_digits >> 1).sum(axis=0, dtype=np.uint32),
+        "kinds": (code_digits >= 1).sum(axis=0, dtype=np.uint32),
+        "pair_kinds": (code_digits >= 2).sum(axis=0, dtype=np.uint32),
+        "orphan_kinds": (orphan_digits >= 1).sum(axis=0, dtype=np.uint32),
+        "orphan_pair_kinds": (orphan_digits >= 2).sum(axis=0, dtype=np.uint32),
         "orphan_over_two": (orphan_digits > 2).any(axis=0),
     }
     features = np.zeros(size, dtype=np.uint32)
@@ -203,9 +203,10 @@ def build_draw_lowers(partial: np.ndarray, digits: int) -> np.ndarray:
     for rank in range(digits):
         before, after = 5**rank, 5 ** (digits - 1 - rank)
         by_count = entries.reshape(before, 5, after, -1)  # axis 1: the count of this rank
-        lowered = by_count[:, 1:] < by_count[:, :-1]  # one more tile, from a count of 0..3
-        bits = np.packbits(lowered, axis=-1, bitorder="little").view("<u2")[..., 0]  # entry j is bit j
-        lowers.reshape(before, 5, after, 9)[:, :4, :, rank] = bits
+        lowered = np.zeros((before, 4, after, 16), bool)  # 16 bits a code, so the packing runs flat (3x faster)
+        np.less(by_count[:, 1:], by_count[:, :-1], out=lowered[..., :12])  # one more tile, from a count of 0..3
+        bits = np.packbits(lowered.reshape(-1), bitorder="little").view("<u2")  # entry j is bit j
+        lowers.reshape(before, 5, after, 9)[:, :4, :, rank] = bits.reshape(before, 4, after)
     return lowers
 
 
