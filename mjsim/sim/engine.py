@@ -102,6 +102,7 @@ from mjsim.sim.state import (
     WHITE_SLOT,
     ArraysStructType,
     register_arrays_struct,
+    tuple_constructor,
 )
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -135,15 +136,17 @@ class Work(structref.StructRefProxy):
     """
 
 
-structref.define_proxy(Work, WorkType, ["found", "real", "totals", "counts", "ctx"])
+WORK_FIELDS = ("found", "real", "totals", "counts", "ctx")
+structref.define_proxy(Work, WorkType, list(WORK_FIELDS))
+_work_from = tuple_constructor(WorkType, WORK_FIELDS)
 
 
 @kernel
 def new_work():
-    return Work(
+    return _work_from((
         np.zeros(N_PATTERNS, np.int8), np.zeros(34, np.int8), np.zeros(34, np.int64), np.zeros(34, np.int8),
         np.zeros(CTX_LEN, np.int64),
-    )  # fmt: skip
+    ))  # fmt: skip
 
 
 @njit_borrowed(inline="always")

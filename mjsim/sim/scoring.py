@@ -12,7 +12,7 @@ from mjsim.sim.fastscore import NOT_A_WIN, score_jipinghu, score_params
 from mjsim.sim.fastscore_sht import score_shuitou, sht_params
 from mjsim.sim.fastscore_tdh import score_tuidaohu, tdh_params
 from mjsim.sim.fastscore_xz import score_xuezhan, xz_params
-from mjsim.sim.state import ArraysStructType, register_arrays_struct
+from mjsim.sim.state import ArraysStructType, register_arrays_struct, tuple_constructor
 
 
 @register_arrays_struct
@@ -33,7 +33,9 @@ class Scoring(structref.StructRefProxy):
     """
 
 
-structref.define_proxy(Scoring, ScoringType, ["jph", "tdh", "xz", "sht", "tables"])
+SCORING_FIELDS = ("jph", "tdh", "xz", "sht", "tables")
+structref.define_proxy(Scoring, ScoringType, list(SCORING_FIELDS))
+_scoring_from = tuple_constructor(ScoringType, SCORING_FIELDS)
 
 
 def scoring(ruleset) -> Scoring:
@@ -46,7 +48,7 @@ def scoring(ruleset) -> Scoring:
 def _new_scoring(jph, tdh, xz, sht, tables):
     """Build the struct in compiled code (cached), not with ``Scoring(...)`` from Python, which compiles
     the proxy's constructor again in every process."""
-    return Scoring(jph, tdh, xz, sht, tables)
+    return _scoring_from((jph, tdh, xz, sht, tables))
 
 
 @njit_borrowed

@@ -13,10 +13,11 @@ from typing import NamedTuple
 import numpy as np
 from numba.core import cgutils, imputils, types
 from numba.core.datamodel import default_manager, models
-from numba.core.extending import infer_getattr, lower_getattr_generic, lower_setattr_generic
+from numba.core.extending import infer_getattr, intrinsic, lower_getattr_generic, lower_setattr_generic
 from numba.core.runtime.nrtdynmod import _meminfo_struct_type
 from numba.core.typing.templates import AttributeTemplate
 from numba.experimental import structref
+from numba.experimental.jitclass.base import imp_dtor
 
 from mjsim.hand.fast import form_bits
 from mjsim.sim.borrowing import kernel
@@ -330,11 +331,49 @@ STATE_FIELDS = (
 structref.define_proxy(State, StateType, list(STATE_FIELDS))
 
 
+def tuple_constructor(struct_class, field_names):
+    """An intrinsic building a ``struct_class`` reference from one tuple of its fields' values, in the
+    order of ``field_names``.  numba's own constructor (``State(*arrays)``) is an overload that sets the
+    fields one by one, each store counting a reference to the new value and releasing the old, null one; this
+    stores them straight into the zeroed payload, a third of the code to compile."""
+
+    @intrinsic
+    def construct(typingctx, fields):
+        if not isinstance(fields, types.BaseTuple) or len(fields) != len(field_names):
+            return None
+        instance_type = struct_class(list(zip(field_names, fields.types)))
+
+        def codegen(context, builder, signature, args):
+            payload_type = instance_type.get_data_type()
+            value_type = context.data_model_manager[payload_type].get_value_type()
+            meminfo = context.nrt.meminfo_alloc_dtor(
+                builder,
+                context.get_constant(types.uintp, context.get_abi_sizeof(value_type)),
+                imp_dtor(context, builder.module, instance_type),
+            )
+            pointer = builder.bitcast(context.nrt.meminfo_data(builder, meminfo), value_type.as_pointer())
+            payload = cgutils.create_struct_proxy(payload_type)(context, builder, ref=pointer)
+            for i, (name, field_type) in enumerate(instance_type.field_dict.items()):
+                value = context.cast(builder, builder.extract_value(args[0], i), fields.types[i], field_type)
+                context.nrt.incref(builder, field_type, value)
+                setattr(payload, name, value)
+            reference = context.make_helper(builder, instance_type)
+            reference.meminfo = meminfo
+            return imputils.impl_ret_new_ref(context, builder, instance_type, reference._getvalue())
+
+        return instance_type(fields), codegen
+
+    return construct
+
+
+_state_from = tuple_constructor(StateType, STATE_FIELDS)
+
+
 @kernel
 def _new_state(arrays):
     """Build the struct in compiled code: numba caches this function, whereas calling ``State(...)``
     from Python compiles the proxy's constructor again in every process (over a second per worker)."""
-    return State(*arrays)
+    return _state_from(arrays)
 
 
 def allocate_state(tables: int, max_wins: int = MAX_WINS) -> State:
