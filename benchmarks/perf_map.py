@@ -44,7 +44,7 @@ def _recording_add(self, module):
 
 
 def python_name(symbol: str) -> str:
-    """``_ZN5mjsim3sim6engine7collectB3v29...`` -> ``mjsim.sim.engine.collect`` (other names unchanged)."""
+    """``_ZN5mjsim3sim6engine4stepB3v29...`` -> ``mjsim.sim.engine.step`` (other names unchanged)."""
     if not symbol.startswith("_ZN"):
         return symbol
     parts, i = [], 3

@@ -99,15 +99,13 @@ def replayed_deal_ins(preset, specs, walls, seed):
     ready_discards = np.zeros(4, np.int64)
     dealt_in = np.zeros(4, np.int64)
     pending = np.full(tables, -1, np.int64)  # the seat whose discard, made while an opponent was ready, is open
-    engine.start_tables(state, params, queue)
+    n = 0
     while True:
-        n = engine.collect(state, params, sc, queue, out, obs, legal, row_table, row_seat)
+        n = engine.step(state, params, sc, queue, out, obs, legal, row_table, row_seat, rng_rows, actions, n)
         out.count[0] = 0
         if n == 0:
             return ready_discards, dealt_in
-        engine.seat_streams(state, n, row_table, row_seat, rng_rows)
         _decide(seats, seat_policy, obs, legal, rng_rows, actions, row_seat, n, rules)
-        engine.store_streams(state, n, row_table, row_seat, rng_rows)
         tb, seat, act, decision = row_table[:n], row_seat[:n], actions[:n], obs.decision[:n]
         won = np.zeros(tables, bool)
         np.logical_or.at(won, tb[(decision == RESPONSE) & (act == WIN)], True)
@@ -130,7 +128,6 @@ def replayed_deal_ins(preset, specs, walls, seed):
             any_ready = ready.reshape(-1, 3).any(axis=1)
             np.add.at(ready_discards, s[any_ready], 1)
             pending[b[any_ready]] = s[any_ready]
-        engine.apply(state, params, sc, n, row_table, row_seat, actions)
 
 
 def _positions_part(args):

@@ -167,10 +167,15 @@ class ScriptedHand:
         row_table = np.zeros(3, np.int64)
         row_seat = np.zeros(3, np.int64)
         actions = np.zeros(3, np.int16)
+        streams = np.zeros(3, np.uint64)
         self.decisions = []
         self.legal_masks = []  # (seat, decision kind, legal mask) per decision
+        rows = 0
         for _ in range(max_steps):
-            rows = engine.collect(st, self.params, self.scoring, self.queue, self.out, obs, legal, row_table, row_seat)
+            rows = engine.step(
+                st, self.params, self.scoring, self.queue, self.out, obs, legal, row_table, row_seat, streams, actions,
+                rows,
+            )  # fmt: skip
             if rows == 0:
                 break
             for i in range(rows):
@@ -178,7 +183,6 @@ class ScriptedHand:
                 actions[i] = self._choose(queues.get(seat, []), legal[i], obs, i)
                 self.decisions.append((seat, int(obs.decision[i]), int(actions[i]), bool(legal[i, WIN])))
                 self.legal_masks.append((seat, int(obs.decision[i]), legal[i].copy()))
-            engine.apply(st, self.params, self.scoring, rows, row_table, row_seat, actions)
         unused = {s: q for s, q in queues.items() if q}
         assert not unused, f"script items never played: {unused}"
         assert self.out.count[0] == 1, "the hand did not finish"

@@ -154,20 +154,16 @@ def assert_tiles_conserved(rules):
     actions, streams = np.zeros(4 * n, np.int16), np.zeros(4 * n, np.uint64)
     full = np.bincount(tile_set_wall(rules.tile_set), minlength=42)  # flowers too (SHT-P1)
     counts = np.zeros(42, np.int64)
-    engine.start_tables(st, params, queue)
-    steps = 0
+    steps = rows = 0
     while True:
-        rows = engine.collect(st, params, sc, queue, out, obs, legal, row_table, row_seat)
+        rows = engine.step(st, params, sc, queue, out, obs, legal, row_table, row_seat, streams, actions, rows)
         if rows == 0:
             break
         for b in range(n):
             if st.phase[b] in (0, 1, 2, 3, PH_EXCHANGE, PH_VOID):
                 engine.tile_balance(st, b, counts)
                 assert np.array_equal(counts, full), (b, steps)
-        engine.seat_streams(st, rows, row_table, row_seat, streams)
         _decide(seats, np.array(seats.groups), obs, legal, streams, actions, row_seat, rows, prules)
-        engine.store_streams(st, rows, row_table, row_seat, streams)
-        engine.apply(st, params, sc, rows, row_table, row_seat, actions)
         steps += 1
     assert out.count[0] == 80
     cols = rows_to_columns(out, 80)

@@ -1,15 +1,17 @@
 """The compiled batch engine: every table advances to its next decision, then applies the answers.
 
-One step of the run is two calls over the whole batch:
+One step of the run is one call over the whole batch (``step``), which
 
-``collect``
-    advances every table through the phases that need nobody's choice
-    (draws, exhaustive draws, settlement, the next hand of the session) until
-    it waits on a decision, and writes one row per pending decision: the
-    player's observation and the legal mask;
-``apply``
-    applies the chosen actions and resolves answered discards by priority
-    (win > kong = pung > chow, C-P2).
+- applies the actions chosen for the last step's decisions and resolves the
+  answered discards by priority (win > kong = pung > chow, C-P2);
+- advances every table through the phases that need nobody's choice
+  (draws, exhaustive draws, settlement, the next hand of the session or the
+  next session) until it waits on a decision, and writes one row per pending
+  decision: the player's observation and the legal mask.
+
+One kernel, not one per half: numba optimises and emits each kernel with
+every helper it calls linked in, so the two halves' shared code (the scorers,
+the settlement) was compiled twice.
 
 Every rule difference is an ``EngineParams`` field read here (never a copy
 of the engine per variant).  Rule IDs refer to ``rules/common.md``,
@@ -1484,7 +1486,7 @@ def _record_base_tai(st, b, s, work):
 
 @njit_borrowed
 def observe(st, p, rows, row_table, row_seat, obs):
-    """Fill the observation of every decision row ``collect`` wrote (what that seat sees, nothing more)."""
+    """Fill the observation of every decision row ``_collect`` wrote (what that seat sees, nothing more)."""
     # Every array is read into a local once: numba counts a reference each
     # time a field is taken from the state or a NamedTuple, and per row and
     # tile that bookkeeping (atomic increments) cost more than the copying.
@@ -1547,26 +1549,41 @@ def observe(st, p, rows, row_table, row_seat, obs):
 
 
 @kernel
-def collect(st, p, sc, queue, out, obs, legal, row_table, row_seat):
-    """Advance every table to its next decision; return the number of decision rows written
-    (``row_table``, ``row_seat``, the legal mask and what each seat sees, ``obs``).
+def step(st, p, sc, queue, out, obs, legal, row_table, row_seat, streams, actions, answered):
+    """One step of every table; return the number of decision rows written.
 
-    A table whose hand ended while ``out`` is full waits in PH_END until the
-    caller has flushed the records.
+    First the last step's ``answered`` decision rows take their ``actions`` (each row's seat stream
+    ``streams``, which the policies advanced, is stored back first) and every answered discard or kong is
+    resolved.  Then every table advances to its next decision, an idle table to the next session left in
+    ``queue``, and each pending decision gets a row: ``row_table``, ``row_seat``, the legal mask, what the
+    seat sees (``obs``) and its seat stream (``streams``).  Call it with ``answered`` 0 to start.
+
+    A table whose hand ended while ``out`` is full waits in PH_END until the caller has flushed the
+    records.
     """
-    return _collect(st, p, sc, queue, out, obs, legal, row_table, row_seat, new_work())
+    work = new_work()
+    for i in range(answered):
+        st.rng[row_table[i], 1 + row_seat[i]] = streams[i]
+    _apply(st, p, sc, answered, row_table, row_seat, actions, work, np.zeros(answered, np.bool_))
+    rows = _collect(st, p, sc, queue, out, obs, legal, row_table, row_seat, work)
+    for i in range(rows):
+        streams[i] = st.rng[row_table[i], 1 + row_seat[i]]
+    return rows
 
 
 @njit_borrowed
 def _collect(st, p, sc, queue, out, obs, legal, row_table, row_seat, work):
-    """:func:`collect` with its scratch given: the loop over tables counts no references."""
+    """:func:`step`'s second half: the loop over tables counts no references."""
     rows = 0
     capacity = out.hand_id.size
     for b in range(st.phase.size):
         while True:
             phase = st.phase[b]
             if phase == PH_IDLE:
-                break
+                _start_next(st, p, b, queue)  # tables start in order: table b takes the b-th session
+                if st.phase[b] == PH_IDLE:
+                    break
+                continue
             if phase == PH_DRAW:
                 _draw(st, p, sc, b, work)
                 continue
@@ -1616,15 +1633,10 @@ def _collect(st, p, sc, queue, out, obs, legal, row_table, row_seat, work):
     return rows
 
 
-@kernel
-def apply(st, p, sc, rows, row_table, row_seat, actions):
-    """Apply one action per decision row, then resolve every answered discard or kong."""
-    _apply(st, p, sc, rows, row_table, row_seat, actions, new_work(), np.zeros(rows, np.bool_))
-
-
 @njit_borrowed
 def _apply(st, p, sc, rows, row_table, row_seat, actions, work, answers):
-    """:func:`apply` with its scratch given (``answers``: all False, one per row)."""
+    """:func:`step`'s first half: apply one action per decision row, then resolve every answered discard or
+    kong (``answers``: scratch, all False, one per row)."""
     for i in range(rows):
         b = row_table[i]
         if st.phase[b] == PH_TURN:
@@ -1639,27 +1651,6 @@ def _apply(st, p, sc, rows, row_table, row_seat, actions, work, answers):
         # a discard made just now is answered in the next step, not here
         if answers[i] and (st.phase[b] == PH_RESPONSE or st.phase[b] == PH_ROB):
             _resolve(st, p, sc, b, work)
-
-
-@kernel
-def seat_streams(st, rows, row_table, row_seat, rng_rows):
-    """Copy each decision row's seat stream out (policies advance them)."""
-    for i in range(rows):
-        rng_rows[i] = st.rng[row_table[i], 1 + row_seat[i]]
-
-
-@kernel
-def store_streams(st, rows, row_table, row_seat, rng_rows):
-    for i in range(rows):
-        st.rng[row_table[i], 1 + row_seat[i]] = rng_rows[i]
-
-
-@kernel
-def start_tables(st, p, queue):
-    """Give every idle table its first session's first hand."""
-    for b in range(st.phase.size):
-        if st.phase[b] == PH_IDLE:
-            _start_next(st, p, b, queue)
 
 
 @kernel

@@ -72,14 +72,12 @@ def replay_hand(run_dir, hand_id: int, allow_partial: bool = False) -> tuple[lis
     actions = np.zeros(4, np.int16)
     rng_rows = np.zeros(4, np.uint64)
     rules = policy_rules(ruleset)
+    n = 0
     while True:
-        n = engine.collect(st, params, sc, queue, out, obs, legal, row_table, row_seat)
+        n = engine.step(st, params, sc, queue, out, obs, legal, row_table, row_seat, rng_rows, actions, n)
         if n == 0:
             break
-        engine.seat_streams(st, n, row_table, row_seat, rng_rows)
         _decide(seats, np.array(seats.groups), obs, legal, rng_rows, actions, row_seat, n, rules)
-        engine.store_streams(st, n, row_table, row_seat, rng_rows)
-        engine.apply(st, params, sc, n, row_table, row_seat, actions)
     record = {k: (v[0] if len(v) else None) for k, v in rows_to_columns(out, int(out.count[0])).items()}
     differences = differences_from_log(record, row, ruleset.content_hash)
     lines = _narrate(st, dealt, row, seats.specs, ruleset)

@@ -1,8 +1,9 @@
 """Drive the compiled engine over a range of sessions and hand back the records in chunks.
 
-``play_sessions`` is the single-process loop: ``collect`` decisions, ask each
-seat's policy (grouped so each policy sees one batch), ``apply``, and flush
-finished hands whenever the record buffer fills.  Parallel runs split the
+``play_sessions`` is the single-process loop: a ``step`` of the engine applies the
+last decisions and collects the next, each seat's policy answers them (grouped so
+each policy sees one batch), and finished hands are flushed whenever the record
+buffer fills.  Parallel runs split the
 session range (``mjsim.sim.parallel``); a hand's content depends only on its
 seed, so the split never changes the rows.
 """
@@ -84,10 +85,10 @@ def play_sessions(
     actions = np.zeros(max_rows, np.int16)
     rng_rows = np.zeros(max_rows, np.uint64)
     seat_policy = np.array(seats.groups, np.int64)
-    engine.start_tables(state, params, queue)
     counted = 0  # hands of the current buffer already passed to on_hands
+    rows = 0  # decision rows answered in the last step
     while True:
-        rows = engine.collect(state, params, sc, queue, out, obs, legal, row_table, row_seat)
+        rows = engine.step(state, params, sc, queue, out, obs, legal, row_table, row_seat, rng_rows, actions, rows)
         if on_hands is not None and out.count[0] - counted >= PROGRESS_HANDS:
             on_hands(int(out.count[0]) - counted)  # progress per table batch, not per flush
             counted = int(out.count[0])
@@ -104,10 +105,7 @@ def play_sessions(
                 continue
         if rows == 0:
             return
-        engine.seat_streams(state, rows, row_table, row_seat, rng_rows)
         _decide(seats, seat_policy, obs, legal, rng_rows, actions, row_seat, rows, rules)
-        engine.store_streams(state, rows, row_table, row_seat, rng_rows)
-        engine.apply(state, params, sc, rows, row_table, row_seat, actions)
 
 
 def _decide(seats, seat_policy, obs, legal, rng_rows, actions, row_seat, rows, rules) -> None:
