@@ -73,7 +73,7 @@ from mjsim.sim.constants import (
     WIN_ROBBED_KONG,
     WIN_SELF_DRAW,
 )  # fmt: skip
-from mjsim.sim.families import SHUITOU, XUEZHAN, compiles_for
+from mjsim.sim.families import FLOWERS, SETUP, SHUITOU, SPLIT, XUEZHAN, compiles_for, compiles_phase
 from mjsim.sim.fastscore import AFTER_KONG, FIRST_TURN, KONG_REPLACEMENT, LAST_TILE, N_PATTERNS, ROBBED_KONG, SELF_DRAW
 from mjsim.sim.fastscore_sht import (
     CTX_BASE,
@@ -418,16 +418,73 @@ def _deal(st, p, b):
     _trace(st, p, b, dealer, TRACE_DEAL, 0)
     _set_wilds(st, p, b)
     _reserve_horses(st, p, b)
-    if p.has_flowers:
-        _replace_dealt_flowers(st, p, b)
-    if p.exchange_three:  # XZ-H1: the direction is drawn for the hand, after the wall
-        st.exchange_dir[b] = 1 + next_below(st.rng[b], 0, 3)
-        st.phase[b] = PH_EXCHANGE
-    elif p.declare_void:
-        st.phase[b] = PH_VOID
+    before_play(st, p, b)
+
+
+def before_play(st, p, b):
+    """After the deal: SHT-P2 补花 of the dealt flowers, then XZ-H1 换三张 or XZ-H2 定缺 begins; each compiled
+    only into builds with its phase (compiled code only, :mod:`mjsim.sim.families`)."""
+    raise TypeError("before_play is called from compiled code only (a numba overload, mjsim.sim.families)")
+
+
+@inline_overload(before_play)
+def _before_play_of(st, p, b):
+    with_flowers, with_setup = compiles_phase(p, FLOWERS), compiles_phase(p, SETUP)  # constants of the build
+
+    def impl(st, p, b):
+        if with_flowers:
+            if p.has_flowers:
+                _replace_dealt_flowers(st, p, b)
+        if with_setup:
+            if p.exchange_three:  # XZ-H1: the direction is drawn for the hand, after the wall
+                st.exchange_dir[b] = 1 + next_below(st.rng[b], 0, 3)
+                st.phase[b] = PH_EXCHANGE
+            elif p.declare_void:
+                st.phase[b] = PH_VOID
+
+    return impl
 
 
 # ---- 换三张 and 定缺 (XZ-H1, XZ-H2) -------------------------------------------------------------------
+
+
+def setup_rows(st, p, b, legal, row_table, row_seat, rows):
+    """XZ-H1 / XZ-H2: a decision row for each of table ``b``'s four seats from row ``rows`` on; the next free
+    row (compiled code only, and only into builds with the phase: :mod:`mjsim.sim.families`)."""
+    raise TypeError("setup_rows is called from compiled code only (a numba overload, mjsim.sim.families)")
+
+
+@inline_overload(setup_rows)
+def _setup_rows_of(st, p, b, legal, row_table, row_seat, rows):
+    with_setup = compiles_phase(p, SETUP)  # a constant of the build (numba drops the branch)
+
+    def impl(st, p, b, legal, row_table, row_seat, rows):
+        if with_setup:
+            for s in range(4):
+                legal[rows] = False
+                _setup_legal(st, b, s, legal[rows])
+                row_table[rows] = b
+                row_seat[rows] = s
+                rows += 1
+        return rows
+
+    return impl
+
+
+def setup_answer(st, p, b, s, action):
+    """:func:`_apply_setup` in builds with the phase (compiled code only, :mod:`mjsim.sim.families`)."""
+    raise TypeError("setup_answer is called from compiled code only (a numba overload, mjsim.sim.families)")
+
+
+@inline_overload(setup_answer)
+def _setup_answer_of(st, p, b, s, action):
+    with_setup = compiles_phase(p, SETUP)  # a constant of the build (numba drops the branch)
+
+    def impl(st, p, b, s, action):
+        if with_setup:
+            _apply_setup(st, p, b, s, action)
+
+    return impl
 
 
 @njit_borrowed
@@ -919,13 +976,51 @@ def _split(st, p, sc, b, work):
     _wall_ends(st, p, b, first)
 
 
+def split_now(st, p, sc, b, work):
+    """SHT-P7: deal the 分牌 if it is time (:func:`_split_time`) and say whether it was; compiled only into
+    builds with the phase (compiled code only, :mod:`mjsim.sim.families`)."""
+    raise TypeError("split_now is called from compiled code only (a numba overload, mjsim.sim.families)")
+
+
+@inline_overload(split_now)
+def _split_now_of(st, p, sc, b, work):
+    with_split = compiles_phase(p, SPLIT)  # a constant of the build (numba drops the branch)
+
+    def impl(st, p, sc, b, work):
+        if with_split:
+            if _split_time(st, p, b):
+                _split(st, p, sc, b, work)
+                return True
+        return False
+
+    return impl
+
+
+def flowers_replaced(st, p, b, s, tile):
+    """SHT-P2: :func:`_flower_replaced` where the wall holds flowers, else ``tile``; compiled only into builds
+    with the phase (compiled code only, :mod:`mjsim.sim.families`)."""
+    raise TypeError("flowers_replaced is called from compiled code only (a numba overload, mjsim.sim.families)")
+
+
+@inline_overload(flowers_replaced)
+def _flowers_replaced_of(st, p, b, s, tile):
+    with_flowers = compiles_phase(p, FLOWERS)  # a constant of the build (numba drops the branch)
+
+    def impl(st, p, b, s, tile):
+        if with_flowers:
+            if p.has_flowers:
+                return _flower_replaced(st, p, b, s, tile)
+        return tile
+
+    return impl
+
+
 @njit_borrowed
 def _draw(st, p, sc, b, work):
     """C-P1 draw (kong replacements from the back, C-W3; SHT-P2 flowers replaced from the back); an empty
     wall ends the hand (C-W4), and so does SHT-P7 分牌 when nobody wins on it."""
     s = st.actor[b]
-    if _split_time(st, p, b):
-        _split(st, p, sc, b, work)
+    if split_now(st, p, sc, b, work):
         return
     if _drawable(st, p, b) <= 0:
         _wall_ends(st, p, b, s)
@@ -936,11 +1031,10 @@ def _draw(st, p, sc, b, work):
     else:
         tile = st.wall[b, st.front[b]]
         st.front[b] += 1
-    if p.has_flowers:
-        tile = _flower_replaced(st, p, b, s, tile)
-        if tile < 0:
-            _wall_ends(st, p, b, s)
-            return
+    tile = flowers_replaced(st, p, b, s, tile)
+    if tile < 0:
+        _wall_ends(st, p, b, s)
+        return
     st.hands[b, s, tile] += 1
     st.target[b] = tile
     _reset_missed(st, b, s)
@@ -1596,12 +1690,7 @@ def _collect(st, p, sc, queue, out, obs, legal, row_table, row_seat, work):
                 _start_next(st, p, b, queue)
                 continue
             if phase == PH_EXCHANGE or phase == PH_VOID:
-                for s in range(4):
-                    legal[rows] = False
-                    _setup_legal(st, b, s, legal[rows])
-                    row_table[rows] = b
-                    row_seat[rows] = s
-                    rows += 1
+                rows = setup_rows(st, p, b, legal, row_table, row_seat, rows)
                 break
             if phase == PH_TURN:
                 legal[rows] = False
@@ -1642,7 +1731,7 @@ def _apply(st, p, sc, rows, row_table, row_seat, actions, work, answers):
         if st.phase[b] == PH_TURN:
             _apply_turn(st, p, sc, b, actions[i], work)
         elif st.phase[b] == PH_EXCHANGE or st.phase[b] == PH_VOID:
-            _apply_setup(st, p, b, row_seat[i], actions[i])
+            setup_answer(st, p, b, row_seat[i], actions[i])
         else:
             st.responses[b, row_seat[i]] = actions[i]
             answers[i] = True

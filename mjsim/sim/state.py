@@ -22,7 +22,16 @@ from numba.experimental.jitclass.base import imp_dtor
 from mjsim.hand.fast import form_bits
 from mjsim.sim.borrowing import kernel
 from mjsim.sim.constants import MAX_MELDS, MAX_WALL
-from mjsim.sim.families import FAMILY_IDS, GROUPS, group_of
+from mjsim.sim.families import (
+    EVERY_PHASE,
+    FAMILY_IDS,
+    FLOWERS,
+    GROUP_PHASES,
+    GROUPS,
+    group_of,
+    phases_of,
+    phases_of_build,
+)
 from mjsim.sim.fastscore import N_PATTERNS
 from mjsim.tiles import parse_tiles, tile_set_wall
 
@@ -571,6 +580,14 @@ class GuangdongParams(EngineParams):
 
     __slots__ = ()
     FAMILIES = GROUPS["guangdong"]
+    PHASES = GROUP_PHASES["guangdong"]
+
+
+class GuangdongEveryPhaseParams(GuangdongParams):
+    """:class:`GuangdongParams` of a ruleset that plays 换三张 / 定缺, 补花 or 分牌."""
+
+    __slots__ = ()
+    PHASES = EVERY_PHASE
 
 
 class XuezhanParams(EngineParams):
@@ -578,6 +595,14 @@ class XuezhanParams(EngineParams):
 
     __slots__ = ()
     FAMILIES = GROUPS["xuezhan"]
+    PHASES = GROUP_PHASES["xuezhan"]
+
+
+class XuezhanEveryPhaseParams(XuezhanParams):
+    """:class:`XuezhanParams` of a ruleset that plays 补花 or 分牌."""
+
+    __slots__ = ()
+    PHASES = EVERY_PHASE
 
 
 class ShuitouParams(EngineParams):
@@ -585,9 +610,25 @@ class ShuitouParams(EngineParams):
 
     __slots__ = ()
     FAMILIES = GROUPS["shuitou"]
+    PHASES = GROUP_PHASES["shuitou"]
 
 
-PARAMS_OF_GROUP = {"guangdong": GuangdongParams, "xuezhan": XuezhanParams, "shuitou": ShuitouParams}
+class ShuitouEveryPhaseParams(ShuitouParams):
+    """:class:`ShuitouParams` of a ruleset that plays 换三张 / 定缺."""
+
+    __slots__ = ()
+    PHASES = EVERY_PHASE
+
+
+PARAMS_OF_BUILD = {  # (group, the build's phases): the class of its parameters
+    ("guangdong", GuangdongParams.PHASES): GuangdongParams,
+    ("guangdong", EVERY_PHASE): GuangdongEveryPhaseParams,
+    ("xuezhan", XuezhanParams.PHASES): XuezhanParams,
+    ("xuezhan", EVERY_PHASE): XuezhanEveryPhaseParams,
+    ("shuitou", ShuitouParams.PHASES): ShuitouParams,
+    ("shuitou", EVERY_PHASE): ShuitouEveryPhaseParams,
+}
+
 WILD_SCHEMES = ("none", "fixed", "flip_next", "flip_two", "flip_two_kinds", "flip_kind")
 HORSE_MODES = ("none", "dealer", "winner")
 HORSE_MAPPINGS = ("dealer_offset", "ghost_edition")
@@ -604,7 +645,7 @@ def win_slots(ruleset) -> int:
 def engine_params(ruleset, *, session_length=1, first_dealer=-1, first_round_wind=0, seed_key=0, replay=False):
     """The engine's view of a ``Ruleset`` plus the run's session settings."""
     forms = form_bits(ruleset)
-    return PARAMS_OF_GROUP[group_of(ruleset.family)](
+    return PARAMS_OF_BUILD[group_of(ruleset.family), phases_of_build(ruleset)](
         wall_tiles=tile_set_wall(ruleset.tile_set),
         family=FAMILY_IDS[ruleset.family],
         wild_scheme=WILD_SCHEMES.index(ruleset.wild_scheme),
@@ -668,7 +709,7 @@ def engine_params(ruleset, *, session_length=1, first_dealer=-1, first_round_win
         self_draw_base_bonus=ruleset.self_draw_bonus == "base",
         kong_flower_discarder_pays=ruleset.family == "xuezhan" and ruleset.kong_flower_from_discard == "discarder",
         white_is_flower=ruleset.white_is_flower,
-        has_flowers=ruleset.tile_set == 144 or ruleset.white_is_flower,
+        has_flowers=FLOWERS in phases_of(ruleset),
         split_tiles_at=ruleset.split_tiles_at,
         split_kong_extra=ruleset.split_kong_extra,
         split_tiles=ruleset.split_tiles,
