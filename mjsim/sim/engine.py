@@ -103,6 +103,7 @@ from mjsim.sim.state import (
     TRACE_LEN,
     WHITE_SLOT,
     ArraysStructType,
+    by_reference,
     register_arrays_struct,
     tuple_constructor,
 )
@@ -1656,10 +1657,11 @@ def step(st, p, sc, queue, out, obs, legal, row_table, row_seat, streams, action
     records.
     """
     work = new_work()
+    q = by_reference(p)
     for i in range(answered):
         st.rng[row_table[i], 1 + row_seat[i]] = streams[i]
-    _apply(st, p, sc, answered, row_table, row_seat, actions, work, np.zeros(answered, np.bool_))
-    rows = _collect(st, p, sc, queue, out, obs, legal, row_table, row_seat, work)
+    _apply(st, q, sc, answered, row_table, row_seat, actions, work, np.zeros(answered, np.bool_))
+    rows = _collect(st, q, sc, queue, out, obs, legal, row_table, row_seat, work)
     for i in range(rows):
         streams[i] = st.rng[row_table[i], 1 + row_seat[i]]
     return rows
@@ -1745,7 +1747,7 @@ def _apply(st, p, sc, rows, row_table, row_seat, actions, work, answers):
 @kernel
 def start_hand_at(st, p, b, session, hand_in_session, dealer, round_wind, streak, horse_count):
     """Start one given hand on table ``b`` (replay): its seed follows from the run key and hand id."""
-    _start_hand(st, p, b, session, hand_in_session, dealer, round_wind, streak, 1 << dealer, horse_count)
+    _start_hand(st, by_reference(p), b, session, hand_in_session, dealer, round_wind, streak, 1 << dealer, horse_count)
 
 
 @kernel
@@ -1756,7 +1758,7 @@ def deal_wall(st, p, b, wall):
     """
     for i in range(wall.size):
         st.wall[b, i] = wall[i]
-    _deal(st, p, b)
+    _deal(st, by_reference(p), b)
 
 
 @kernel

@@ -351,28 +351,34 @@ def tuple_constructor(struct_class, field_names):
         if not isinstance(fields, types.BaseTuple) or len(fields) != len(field_names):
             return None
         instance_type = struct_class(list(zip(field_names, fields.types)))
-
-        def codegen(context, builder, signature, args):
-            payload_type = instance_type.get_data_type()
-            value_type = context.data_model_manager[payload_type].get_value_type()
-            meminfo = context.nrt.meminfo_alloc_dtor(
-                builder,
-                context.get_constant(types.uintp, context.get_abi_sizeof(value_type)),
-                imp_dtor(context, builder.module, instance_type),
-            )
-            pointer = builder.bitcast(context.nrt.meminfo_data(builder, meminfo), value_type.as_pointer())
-            payload = cgutils.create_struct_proxy(payload_type)(context, builder, ref=pointer)
-            for i, (name, field_type) in enumerate(instance_type.field_dict.items()):
-                value = context.cast(builder, builder.extract_value(args[0], i), fields.types[i], field_type)
-                context.nrt.incref(builder, field_type, value)
-                setattr(payload, name, value)
-            reference = context.make_helper(builder, instance_type)
-            reference.meminfo = meminfo
-            return imputils.impl_ret_new_ref(context, builder, instance_type, reference._getvalue())
-
-        return instance_type(fields), codegen
+        return instance_type(fields), _struct_from_tuple(instance_type, fields)
 
     return construct
+
+
+def _struct_from_tuple(instance_type, fields):
+    """The code of an intrinsic's call that builds an ``instance_type`` reference from its one argument, a
+    tuple of type ``fields`` holding the fields' values in order."""
+
+    def codegen(context, builder, signature, args):
+        payload_type = instance_type.get_data_type()
+        value_type = context.data_model_manager[payload_type].get_value_type()
+        meminfo = context.nrt.meminfo_alloc_dtor(
+            builder,
+            context.get_constant(types.uintp, context.get_abi_sizeof(value_type)),
+            imp_dtor(context, builder.module, instance_type),
+        )
+        pointer = builder.bitcast(context.nrt.meminfo_data(builder, meminfo), value_type.as_pointer())
+        payload = cgutils.create_struct_proxy(payload_type)(context, builder, ref=pointer)
+        for i, (name, field_type) in enumerate(instance_type.field_dict.items()):
+            value = context.cast(builder, builder.extract_value(args[0], i), fields.types[i], field_type)
+            context.nrt.incref(builder, field_type, value)
+            setattr(payload, name, value)
+        reference = context.make_helper(builder, instance_type)
+        reference.meminfo = meminfo
+        return imputils.impl_ret_new_ref(context, builder, instance_type, reference._getvalue())
+
+    return codegen
 
 
 _state_from = tuple_constructor(StateType, STATE_FIELDS)
@@ -628,6 +634,61 @@ PARAMS_OF_BUILD = {  # (group, the build's phases): the class of its parameters
     ("shuitou", ShuitouParams.PHASES): ShuitouParams,
     ("shuitou", EVERY_PHASE): ShuitouEveryPhaseParams,
 }
+
+
+class ParamsStructType(ArraysStructType):
+    """Numba type of one build's :class:`EngineParams` copied into a struct reference (``by_reference``).
+    ``instance_class`` is the build's parameters class, whose ``FAMILIES`` and ``PHASES`` the family and
+    phase overloads read (:mod:`mjsim.sim.families`)."""
+
+    instance_class = None
+
+
+@register_arrays_struct
+class GuangdongParamsStruct(ParamsStructType):
+    instance_class = GuangdongParams
+
+
+@register_arrays_struct
+class GuangdongEveryPhaseParamsStruct(ParamsStructType):
+    instance_class = GuangdongEveryPhaseParams
+
+
+@register_arrays_struct
+class XuezhanParamsStruct(ParamsStructType):
+    instance_class = XuezhanParams
+
+
+@register_arrays_struct
+class XuezhanEveryPhaseParamsStruct(ParamsStructType):
+    instance_class = XuezhanEveryPhaseParams
+
+
+@register_arrays_struct
+class ShuitouParamsStruct(ParamsStructType):
+    instance_class = ShuitouParams
+
+
+@register_arrays_struct
+class ShuitouEveryPhaseParamsStruct(ParamsStructType):
+    instance_class = ShuitouEveryPhaseParams
+
+
+_STRUCT_OF_PARAMS = {struct.instance_class: struct for struct in ParamsStructType.__subclasses__()}
+
+
+@intrinsic
+def by_reference(typingctx, params):
+    """The engine parameters ``params`` (a NamedTuple) copied into a struct reference, for the engine's
+    kernels to hand down: numba passes a NamedTuple to a compiled function as its fields one by one (some
+    eighty values, with the arrays' members), at every call of every helper, and a reference as one
+    pointer."""
+    struct_class = _STRUCT_OF_PARAMS.get(getattr(params, "instance_class", None))
+    if struct_class is None:
+        return None
+    instance_type = struct_class(list(zip(params.fields, params.types)))
+    return instance_type(params), _struct_from_tuple(instance_type, params)
+
 
 WILD_SCHEMES = ("none", "fixed", "flip_next", "flip_two", "flip_two_kinds", "flip_kind")
 HORSE_MODES = ("none", "dealer", "winner")
